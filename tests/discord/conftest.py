@@ -1,0 +1,104 @@
+"""Fixtures for end-to-end tests: the real discord.py client against the loopback fake Discord.
+
+Contract (DESIGN.md, tests/): `harness` is a running PokerBot on a fresh fake and a fresh database;
+`fake_discord` + `run_client` run any client. Additions to the contract, not changes:
+- `harness_factory(**settings_overrides)` builds a harness with other Settings values;
+- `r.components` is the flattened list of interactive component dicts; `r.component(label=...)` finds one;
+  `r.followups`, `r.posted` (other messages created meanwhile), `r.data` (the raw callback data);
+- `harness.slash` raises `CommandHidden` when Discord would not offer the command (not synced, missing
+  `default_member_permissions`, guild command in DMs) and TypeError/ValueError for options Discord's
+  own client refuses (unknown, missing required, outside choices or min/max);
+- `channel="dm"` runs a command in the user's DM with the bot; the default channel is "poker";
+- a test fails at teardown when the bot called a REST route the fake does not implement
+  (`fake.unhandled`); clear that list in the test if the 404 is what it wants;
+- `harness.rest_calls` holds (method, route template) with discord.py's own placeholder names, e.g.
+  ("POST", "/channels/{channel_id}/messages"), ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/
+  {message_id}"); `fake.rest_log` has the concrete paths and statuses;
+- `harness.fake` is the FakeDiscord: `wait_for(predicate, what)` waits on bot state (bounded, fails fast
+  on a bot ERROR), `settle()` waits until the bot is quiet, `drop_gateway(code)` cuts the connection;
+- `harness.messages(channel, include_ephemeral=True)` also lists ephemeral messages; ephemeral messages
+  and DMs never appear in `public_texts()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from tests.fake_discord import ErrorWatch, FakeDiscord, RunningClient, start_client
+from tests.fake_discord.harness import Harness
+
+RunClient = Callable[..., Awaitable[RunningClient]]
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """A fresh fake on 127.0.0.1; ERROR logs from discord/bot/cogs and unimplemented routes fail the test."""
+    # Whoever points discord.py elsewhere during the test, the two class attributes are restored after it.
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    gateway = discord.gateway.DiscordWebSocket
+    monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
+    fake = FakeDiscord()
+    await fake.start()
+    watch = ErrorWatch(fake)
+    watch.install()
+    try:
+        yield fake
+    finally:
+        watch.remove()
+        await fake.stop()
+    problems = []
+    late = watch.check()
+    if late:
+        problems.append(late)
+    if fake.unhandled:
+        problems.append(f"the bot called routes the fake does not implement: {fake.unhandled}")
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+@pytest.fixture
+async def run_client(fake_discord: FakeDiscord) -> AsyncIterator[RunClient]:
+    """`await run_client(client)`: log any discord.py client in to the fake and wait until it is ready."""
+    from tests.fake_discord import point_discord_py_at
+
+    started: list[RunningClient] = []
+
+    async def run(client: discord.Client, *, token: str = "fake-token") -> RunningClient:
+        point_discord_py_at(fake_discord.api_base, fake_discord.gateway_url)
+        running = await start_client(fake_discord, client, token=token)
+        started.append(running)
+        return running
+
+    yield run
+    for running in reversed(started):
+        if not running.closing:
+            await running.close()
+
+
+@pytest.fixture
+async def harness_factory(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> AsyncIterator[Callable[..., Awaitable[Harness]]]:
+    """`await harness_factory(starting_chips=500)`: a running PokerBot with other Settings values."""
+    made: list[Harness] = []
+
+    async def make(**settings: Any) -> Harness:
+        harness = Harness(fake_discord, tmp_path / f"poker{len(made) or ''}.sqlite3", **settings)
+        made.append(harness)
+        await harness.start()
+        return harness
+
+    yield make
+    for harness in reversed(made):
+        await harness.close()
+
+
+@pytest.fixture
+async def harness(harness_factory: Callable[..., Awaitable[Harness]]) -> Harness:
+    """A fresh fake, a fresh database file, a running PokerBot."""
+    return await harness_factory()
