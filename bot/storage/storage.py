@@ -1,0 +1,314 @@
+"""`Storage`: the one object the bot uses to read and move chips.
+
+It owns the single aiosqlite connection. Every public method takes an `asyncio.Lock` and runs as one
+explicit transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``, ``ROLLBACK`` on any error), so concurrent
+tasks never interleave inside a transaction and a refusal leaves the database exactly as it was.
+Reads take the lock too: on a shared connection a read between another task's BEGIN and COMMIT would
+see chips that may still be rolled back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage import ledger, tables
+from bot.storage.db import connect, migrate
+from bot.storage.errors import BonusDisabled, InvalidAmount, LedgerMismatch, TableNotFound
+from bot.storage.models import Account, LeaderRow, PlayerHistory, TableRow
+
+__all__ = ["MAX_CHIPS", "Storage"]
+
+# Far below SQLite's 64-bit limit, far above any game night: a typo cannot overflow a sum.
+MAX_CHIPS = 10**12
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _dump(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _amount(amount: object) -> int:
+    """A chip amount typed by a player: a positive whole number."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidAmount("L'importo deve essere un numero intero di fiches maggiore di zero.")
+    if amount > MAX_CHIPS:
+        raise InvalidAmount(f"L'importo è troppo grande: al massimo {MAX_CHIPS} fiches.")
+    return amount
+
+
+def _stacks(stacks: dict[int, int], pot: int) -> None:
+    """Stacks and pots reported by the engine: whole numbers, never negative."""
+    for value in (*stacks.values(), pot):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
+            raise LedgerMismatch("Le fiches del tavolo devono essere numeri interi non negativi.")
+
+
+class Storage:
+    """The ledger and the tables of every server. Open with `await Storage.open(path, ...)`."""
+
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        starting_chips: int,
+        daily_bonus: int,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.starting_chips = starting_chips
+        self.daily_bonus = daily_bonus
+        self._clock = clock
+        self.schema_version = 0
+
+    @classmethod
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        starting_chips: int = 1000,
+        daily_bonus: int = 200,
+        clock: Callable[[], datetime] = _utcnow,
+    ) -> Storage:
+        """Connect (creating the parent folder), switch to WAL and apply pending migrations."""
+        if isinstance(starting_chips, bool) or not 0 < starting_chips <= MAX_CHIPS:
+            raise ValueError(f"starting_chips must be a positive integer, not {starting_chips!r}")
+        if isinstance(daily_bonus, bool) or not 0 <= daily_bonus <= MAX_CHIPS:
+            raise ValueError(f"daily_bonus must be a non-negative integer, not {daily_bonus!r}")
+        conn = await connect(path)
+        try:
+            storage = cls(conn, starting_chips=starting_chips, daily_bonus=daily_bonus, clock=clock)
+            storage.schema_version = await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _now(self) -> int:
+        return ledger.to_time(self._clock())
+
+    @asynccontextmanager
+    async def _transaction(self, *, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction under the lock; a read-only one is deferred so other processes can still write."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield self._conn
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:  # also when COMMIT itself failed
+                    await self._conn.execute("ROLLBACK")
+                raise
+
+    # Accounts -------------------------------------------------------------------------------------
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """The player's balance; his account is opened with the starting chips on first use."""
+        async with self._transaction() as conn:
+            await ledger.ensure_account(
+                conn, guild_id, user_id, starting_chips=self.starting_chips, now=self._now()
+            )
+            have = await ledger.balance_of(conn, guild_id, user_id)
+        assert have is not None
+        return have
+
+    async def claim_bonus(self, guild_id: int, user_id: int, now: datetime | None = None) -> int:
+        """Credit the daily bonus (once per 24 hours); return the new balance."""
+        if self.daily_bonus == 0:
+            raise BonusDisabled("Il bonus giornaliero non è attivo su questo server.")
+        at = self._clock() if now is None else now
+        async with self._transaction() as conn:
+            await ledger.ensure_account(
+                conn, guild_id, user_id, starting_chips=self.starting_chips, now=ledger.to_time(at)
+            )
+            return await ledger.claim_bonus(conn, guild_id, user_id, amount=self.daily_bonus, now=at)
+
+    async def grant(self, guild_id: int, user_id: int, amount: int, by_user_id: int) -> int:
+        """An admin gives new chips to a player; return his new balance. Permission is the cog's job."""
+        amount = _amount(amount)
+        async with self._transaction() as conn:
+            now = self._now()
+            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=self.starting_chips, now=now)
+            await ledger.credit(conn, guild_id, user_id, amount)
+            await ledger.record(
+                conn,
+                guild_id=guild_id,
+                reason="grant",
+                entries=[ledger.Entry("balance", amount, user_id=user_id)],
+                by_user_id=by_user_id,
+                now=now,
+            )
+            have = await ledger.balance_of(conn, guild_id, user_id)
+        assert have is not None
+        return have
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[LeaderRow]:
+        """The top players of a server by balance plus chips in front of them at open tables."""
+        async with self._transaction(write=False) as conn:
+            return await ledger.leaderboard(conn, guild_id, max(1, min(limit, 100)))
+
+    async def history(
+        self, guild_id: int, user_id: int, limit: int = 10, *, account: Account | None = None
+    ) -> PlayerHistory:
+        """The player's last ledger entries and last hands, newest first.
+
+        Entries cover both his balance and his seats (each says which in `account`); pass
+        ``account="balance"`` for the movements of the balance alone (bonus, grants, buy-ins, cash-outs).
+        """
+        async with self._transaction(write=False) as conn:
+            return await ledger.history(conn, guild_id, user_id, max(1, min(limit, 100)), account=account)
+
+    # Tables ---------------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        variant: str,
+        options: dict[str, Any],
+        state: dict[str, Any],
+    ) -> int:
+        """Open a table in a channel (one open table per channel); return its id."""
+        options_json, state_json = _dump(options), _dump(state)
+        async with self._transaction() as conn:
+            return await tables.create_table(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=creator_id,
+                variant=variant,
+                options_json=options_json,
+                state_json=state_json,
+                now=self._now(),
+            )
+
+    async def buy_in(
+        self, table_id: int, user_id: int, amount: int, state: dict[str, Any] | None = None
+    ) -> None:
+        """Move `amount` from the balance to a new seat, saving the table's new state in the same transaction.
+
+        `state` is None during a hand (the engine serialises only between hands): the stored state
+        then stays the one of the last hand boundary.
+        """
+        amount = _amount(amount)
+        state_json = None if state is None else _dump(state)
+        async with self._transaction() as conn:
+            await tables.buy_in(
+                conn,
+                table_id=table_id,
+                user_id=user_id,
+                amount=amount,
+                state_json=state_json,
+                starting_chips=self.starting_chips,
+                now=self._now(),
+            )
+
+    async def cash_out(self, table_id: int, user_id: int, state: dict[str, Any] | None = None) -> int:
+        """Move the player's whole seat back to his balance; return the chips moved."""
+        state_json = None if state is None else _dump(state)
+        async with self._transaction() as conn:
+            return await tables.cash_out(
+                conn, table_id=table_id, user_id=user_id, state_json=state_json, now=self._now()
+            )
+
+    async def begin_hand(self, table_id: int, stacks: dict[int, int], pot: int, state: dict[str, Any]) -> int:
+        """Write the start-of-hand snapshot (call before dealing); return the hand id.
+
+        `stacks` and `pot` must equal what the ledger holds for the table: a disagreement is a bug
+        that would create or lose chips, so the hand is refused.
+        """
+        _stacks(stacks, pot)
+        state_json = _dump(state)
+        async with self._transaction() as conn:
+            return await tables.begin_hand(
+                conn, table_id=table_id, stacks=stacks, pot=pot, state_json=state_json, now=self._now()
+            )
+
+    async def finish_hand(
+        self,
+        table_id: int,
+        hand_id: int,
+        stacks: dict[int, int],
+        pot: int,
+        state: dict[str, Any],
+        record: dict[str, Any],
+    ) -> None:
+        """Write the new stacks, pot, state and the engine's hand record in one transaction.
+
+        `stacks` holds every seated player, including one who left during the hand (with the stack the
+        engine released to him) so that `cash_out` afterwards pays him the right amount.
+        """
+        _stacks(stacks, pot)
+        state_json, record_json = _dump(state), _dump(record)
+        async with self._transaction() as conn:
+            await tables.finish_hand(
+                conn,
+                table_id=table_id,
+                hand_id=hand_id,
+                stacks=stacks,
+                pot=pot,
+                state_json=state_json,
+                record_json=record_json,
+                now=self._now(),
+            )
+
+    async def close_table(self, table_id: int, payouts: dict[int, int]) -> None:
+        """Pay out every chip at the table (the engine's `Table.close()`) and close it."""
+        _stacks(payouts, 0)
+        async with self._transaction() as conn:
+            await tables.close_table(conn, table_id=table_id, payouts=payouts, now=self._now())
+
+    async def table(self, table_id: int) -> TableRow:
+        """One open table, as `open_tables` returns it."""
+        async with self._transaction(write=False) as conn:
+            found = await tables.open_tables(conn, table_id=table_id)
+        if not found:
+            raise TableNotFound("Questo tavolo non esiste o è già stato chiuso.")
+        return found[0]
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every open table with its seats and stored state, for start-up."""
+        async with self._transaction(write=False) as conn:
+            return await tables.open_tables(conn)
+
+    async def recover(self) -> list[int]:
+        """Cancel every hand a crash interrupted, restoring its start-of-hand stacks, pot and state.
+
+        Call once at start-up, before rebuilding the engine tables from `open_tables()`. Each table is
+        its own transaction, so one damaged table cannot keep the others from recovering.
+        """
+        async with self._transaction(write=False) as conn:
+            pending = await tables.running_hands(conn)
+        recovered: list[int] = []
+        for table_id, hand_id in pending:
+            async with self._transaction() as conn:
+                await tables.recover_table(conn, table_id=table_id, hand_id=hand_id, now=self._now())
+            recovered.append(table_id)
+        return recovered
+
+    async def check(self, guild_id: int | None = None) -> list[str]:
+        """Prove the ledger for one server or all: an empty list means every chip is accounted for."""
+        async with self._transaction(write=False) as conn:
+            return await ledger.check(conn, guild_id)

@@ -1,0 +1,386 @@
+"""Tables, seats and hands: every SQL statement that moves chips between balances and tables.
+
+The database is written only at hand boundaries: `begin_hand` stores the start-of-hand snapshot,
+`finish_hand` the result. Between the two the seats keep their start-of-hand stacks, which is what
+makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a transaction
+opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row count is
+checked.
+"""
+
+from __future__ import annotations
+
+import json
+
+import aiosqlite
+
+from bot.storage.errors import (
+    AlreadySeated,
+    HandInProgress,
+    HandNotRunning,
+    LedgerMismatch,
+    NotSeated,
+    TableAlreadyOpen,
+    TableNotFound,
+)
+from bot.storage.ledger import Entry, credit, debit, ensure_account, record
+from bot.storage.models import TableRow
+
+__all__ = [
+    "begin_hand",
+    "buy_in",
+    "cash_out",
+    "close_table",
+    "create_table",
+    "finish_hand",
+    "open_tables",
+    "recover_table",
+    "running_hands",
+]
+
+_NO_TABLE = "Questo tavolo non esiste o è già stato chiuso."
+
+
+async def _open_table(conn: aiosqlite.Connection, table_id: int) -> tuple[int, int]:
+    """Return (guild_id, pot) of an open table."""
+    async with conn.execute(
+        "SELECT guild_id, pot FROM poker_tables WHERE id = ? AND status = 'open'", (table_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise TableNotFound(_NO_TABLE)
+    return int(row[0]), int(row[1])
+
+
+async def _seats(conn: aiosqlite.Connection, table_id: int) -> dict[int, int]:
+    async with conn.execute("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,)) as cursor:
+        return {int(u): int(s) for u, s in await cursor.fetchall()}
+
+
+async def _running_hand(conn: aiosqlite.Connection, table_id: int) -> int | None:
+    async with conn.execute(
+        "SELECT id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+async def _in_hand(conn: aiosqlite.Connection, hand_id: int) -> dict[int, int]:
+    async with conn.execute(
+        "SELECT user_id, start_stack FROM hand_seats WHERE hand_id = ?", (hand_id,)
+    ) as cursor:
+        return {int(u): int(s) for u, s in await cursor.fetchall()}
+
+
+async def _set_stack(conn: aiosqlite.Connection, table_id: int, user_id: int, old: int, new: int) -> None:
+    cursor = await conn.execute(
+        "UPDATE seats SET stack = ? WHERE table_id = ? AND user_id = ? AND stack = ?",
+        (new, table_id, user_id, old),
+    )
+    if cursor.rowcount != 1:
+        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
+
+
+async def _set_pot(conn: aiosqlite.Connection, table_id: int, old: int, new: int) -> None:
+    cursor = await conn.execute(
+        "UPDATE poker_tables SET pot = ? WHERE id = ? AND pot = ?", (new, table_id, old)
+    )
+    if cursor.rowcount != 1:
+        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
+
+
+async def _save_state(conn: aiosqlite.Connection, table_id: int, state_json: str | None) -> None:
+    if state_json is not None:
+        await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (state_json, table_id))
+
+
+async def create_table(
+    conn: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    variant: str,
+    options_json: str,
+    state_json: str,
+    now: int,
+) -> int:
+    async with conn.execute(
+        "SELECT 1 FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+    ) as cursor:
+        if await cursor.fetchone() is not None:
+            raise TableAlreadyOpen("In questo canale c'è già un tavolo aperto.")
+    cursor = await conn.execute(
+        "INSERT INTO poker_tables (guild_id, channel_id, creator_id, variant, options, state, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, creator_id, variant, options_json, state_json, now),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+async def buy_in(
+    conn: aiosqlite.Connection,
+    *,
+    table_id: int,
+    user_id: int,
+    amount: int,
+    state_json: str | None,
+    starting_chips: int,
+    now: int,
+) -> None:
+    """Move `amount` from the balance to a new seat; allowed during a hand (he waits for the next one)."""
+    guild_id, _ = await _open_table(conn, table_id)
+    await ensure_account(conn, guild_id, user_id, starting_chips=starting_chips, now=now)
+    cursor = await conn.execute(
+        "INSERT INTO seats (table_id, user_id, stack) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        (table_id, user_id, amount),
+    )
+    if cursor.rowcount != 1:
+        raise AlreadySeated("Sei già seduto a questo tavolo.")
+    await debit(conn, guild_id, user_id, amount)
+    await record(
+        conn,
+        guild_id=guild_id,
+        reason="buy_in",
+        table_id=table_id,
+        entries=[
+            Entry("balance", -amount, user_id=user_id),
+            Entry("seat", amount, user_id=user_id, table_id=table_id),
+        ],
+        now=now,
+    )
+    await _save_state(conn, table_id, state_json)
+
+
+async def cash_out(
+    conn: aiosqlite.Connection, *, table_id: int, user_id: int, state_json: str | None, now: int
+) -> int:
+    """Move the whole seat back to the balance; refused while the player is in the running hand."""
+    guild_id, _ = await _open_table(conn, table_id)
+    hand_id = await _running_hand(conn, table_id)
+    if hand_id is not None and user_id in await _in_hand(conn, hand_id):
+        raise HandInProgress(
+            "Non puoi ritirare le fiches durante la mano: torneranno al tuo saldo appena finisce."
+        )
+    async with conn.execute(
+        "DELETE FROM seats WHERE table_id = ? AND user_id = ? RETURNING stack", (table_id, user_id)
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise NotSeated("Non sei seduto a questo tavolo.")
+    stack = int(row[0])
+    await credit(conn, guild_id, user_id, stack)
+    await record(
+        conn,
+        guild_id=guild_id,
+        reason="cash_out",
+        table_id=table_id,
+        entries=[
+            Entry("seat", -stack, user_id=user_id, table_id=table_id),
+            Entry("balance", stack, user_id=user_id),
+        ],
+        now=now,
+    )
+    await _save_state(conn, table_id, state_json)
+    return stack
+
+
+def _mismatch(what: str) -> LedgerMismatch:
+    return LedgerMismatch(f"Le fiches del tavolo non corrispondono al registro: {what}.")
+
+
+async def begin_hand(
+    conn: aiosqlite.Connection,
+    *,
+    table_id: int,
+    stacks: dict[int, int],
+    pot: int,
+    state_json: str,
+    now: int,
+) -> int:
+    """Write the start-of-hand snapshot after checking that the engine and the ledger agree."""
+    _, db_pot = await _open_table(conn, table_id)
+    if await _running_hand(conn, table_id) is not None:
+        raise HandInProgress("A questo tavolo c'è già una mano in corso.")
+    seats = await _seats(conn, table_id)
+    for user_id in seats.keys() | stacks.keys():
+        if stacks.get(user_id, 0) != seats.get(user_id, 0):
+            raise _mismatch("la mano non può iniziare")
+        if user_id not in seats:
+            raise _mismatch("un giocatore senza posto non può giocare la mano")
+    if pot != db_pot:
+        raise _mismatch("la mano non può iniziare")
+    async with conn.execute(
+        "SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE table_id = ?", (table_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    cursor = await conn.execute(
+        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state) VALUES (?, ?, ?, ?, ?)",
+        (table_id, int(row[0]), now, pot, state_json),
+    )
+    hand_id = cursor.lastrowid
+    assert hand_id is not None
+    await conn.executemany(
+        "INSERT INTO hand_seats (hand_id, user_id, start_stack) VALUES (?, ?, ?)",
+        [(hand_id, user_id, stack) for user_id, stack in sorted(seats.items())],
+    )
+    await _save_state(conn, table_id, state_json)
+    return hand_id
+
+
+async def finish_hand(
+    conn: aiosqlite.Connection,
+    *,
+    table_id: int,
+    hand_id: int,
+    stacks: dict[int, int],
+    pot: int,
+    state_json: str,
+    record_json: str,
+    now: int,
+) -> None:
+    """Write the new stacks, pot, state and record; refused unless every chip is accounted for."""
+    guild_id, db_pot = await _open_table(conn, table_id)
+    if await _running_hand(conn, table_id) != hand_id:
+        raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
+    seats = await _seats(conn, table_id)
+    in_hand = await _in_hand(conn, hand_id)
+    if not stacks.keys() <= seats.keys():
+        raise _mismatch("un giocatore senza posto non può ricevere fiches")
+    if any(stack != 0 for user_id, stack in seats.items() if user_id not in stacks):
+        raise _mismatch("manca lo stack di un giocatore seduto")
+    if any(stacks[u] != seats[u] for u in stacks if u not in in_hand):
+        raise _mismatch("lo stack di chi non giocava la mano è cambiato")
+    if sum(stacks.values()) + pot != sum(seats[u] for u in stacks) + db_pot:
+        raise _mismatch("la mano creerebbe o distruggerebbe fiches")
+    entries: list[Entry] = []
+    for user_id, new in sorted(stacks.items()):
+        old = seats[user_id]
+        if new != old:
+            await _set_stack(conn, table_id, user_id, old, new)
+            entries.append(Entry("seat", new - old, user_id=user_id, table_id=table_id))
+    if pot != db_pot:
+        await _set_pot(conn, table_id, db_pot, pot)
+        entries.append(Entry("pot", pot - db_pot, table_id=table_id))
+    await record(
+        conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
+    )
+    await conn.executemany(
+        "UPDATE hand_seats SET end_stack = ? WHERE hand_id = ? AND user_id = ?",
+        [(stacks.get(user_id, seats[user_id]), hand_id, user_id) for user_id in in_hand],
+    )
+    await conn.execute(
+        "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
+        " WHERE id = ? AND status = 'running'",
+        (now, pot, state_json, record_json, hand_id),
+    )
+    await _save_state(conn, table_id, state_json)
+
+
+async def close_table(
+    conn: aiosqlite.Connection, *, table_id: int, payouts: dict[int, int], now: int
+) -> None:
+    """Pay every chip at the table (seats and pot) back to balances and close it."""
+    guild_id, db_pot = await _open_table(conn, table_id)
+    if await _running_hand(conn, table_id) is not None:
+        raise HandInProgress("Il tavolo si potrà chiudere alla fine della mano in corso.")
+    seats = await _seats(conn, table_id)
+    if sum(payouts.values()) != sum(seats.values()) + db_pot:
+        raise _mismatch("i pagamenti devono restituire esattamente le fiches sul tavolo")
+    entries = [Entry("seat", -stack, user_id=u, table_id=table_id) for u, stack in sorted(seats.items())]
+    entries.append(Entry("pot", -db_pot, table_id=table_id))
+    for user_id, amount in sorted(payouts.items()):
+        if amount:
+            await credit(conn, guild_id, user_id, amount)
+            entries.append(Entry("balance", amount, user_id=user_id))
+    await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+    await conn.execute(
+        "UPDATE poker_tables SET status = 'closed', pot = 0, closed_at = ? WHERE id = ? AND status = 'open'",
+        (now, table_id),
+    )
+    await record(conn, guild_id=guild_id, reason="close", table_id=table_id, entries=entries, now=now)
+
+
+async def running_hands(conn: aiosqlite.Connection) -> list[tuple[int, int]]:
+    """(table_id, hand_id) of every hand that was started and never finished."""
+    async with conn.execute(
+        "SELECT h.table_id, h.id FROM hands AS h JOIN poker_tables AS t ON t.id = h.table_id"
+        " WHERE h.status = 'running' AND t.status = 'open' ORDER BY h.table_id"
+    ) as cursor:
+        return [(int(t), int(h)) for t, h in await cursor.fetchall()]
+
+
+async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: int, now: int) -> None:
+    """Cancel an interrupted hand: start-of-hand stacks, pot and state come back; late joiners are refunded.
+
+    Seats are written only at hand boundaries, so the stacks of the players in the hand normally
+    still equal the snapshot; restoring them anyway keeps this correct whatever happened since.
+    A player who sat down during the interrupted hand is not in the restored engine state, so his
+    buy-in goes back to his balance.
+    """
+    guild_id, db_pot = await _open_table(conn, table_id)
+    async with conn.execute(
+        "SELECT start_pot, start_state FROM hands WHERE id = ? AND table_id = ? AND status = 'running'",
+        (hand_id, table_id),
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
+    start_pot, start_state = int(row[0]), str(row[1])
+    seats = await _seats(conn, table_id)
+    snapshot = await _in_hand(conn, hand_id)
+    entries: list[Entry] = []
+    for user_id, start in sorted(snapshot.items()):
+        old = seats.get(user_id)
+        if old is None:
+            await conn.execute(
+                "INSERT INTO seats (table_id, user_id, stack) VALUES (?, ?, 0)", (table_id, user_id)
+            )
+            old = 0
+        if old != start:
+            await _set_stack(conn, table_id, user_id, old, start)
+            entries.append(Entry("seat", start - old, user_id=user_id, table_id=table_id))
+    for user_id, stack in sorted(seats.items()):
+        if user_id not in snapshot:
+            await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+            await credit(conn, guild_id, user_id, stack)
+            entries.append(Entry("seat", -stack, user_id=user_id, table_id=table_id))
+            entries.append(Entry("balance", stack, user_id=user_id))
+    if db_pot != start_pot:
+        await _set_pot(conn, table_id, db_pot, start_pot)
+        entries.append(Entry("pot", start_pot - db_pot, table_id=table_id))
+    # `record` refuses a refund that would create or destroy chips; the transaction then rolls back.
+    await record(
+        conn, guild_id=guild_id, reason="refund", table_id=table_id, hand_id=hand_id, entries=entries, now=now
+    )
+    await conn.execute("UPDATE hands SET status = 'cancelled', finished_at = ? WHERE id = ?", (now, hand_id))
+    await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (start_state, table_id))
+
+
+async def open_tables(conn: aiosqlite.Connection, *, table_id: int | None = None) -> list[TableRow]:
+    """Every open table, or only `table_id` if it is open."""
+    async with conn.execute(
+        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot"
+        " FROM poker_tables WHERE status = 'open' AND (:id IS NULL OR id = :id) ORDER BY id",
+        {"id": table_id},
+    ) as cursor:
+        rows = await cursor.fetchall()
+    tables: list[TableRow] = []
+    for tid, guild_id, channel_id, creator_id, variant, options, state, status, pot in rows:
+        tables.append(
+            TableRow(
+                id=int(tid),
+                guild_id=int(guild_id),
+                channel_id=int(channel_id),
+                creator_id=int(creator_id),
+                variant=str(variant),
+                options=json.loads(options),
+                state=json.loads(state),
+                status=str(status),
+                pot=int(pot),
+                seats=await _seats(conn, int(tid)),
+                running_hand_id=await _running_hand(conn, int(tid)),
+            )
+        )
+    return tables

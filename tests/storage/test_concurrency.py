@@ -1,0 +1,78 @@
+"""Concurrent tasks on one player: the lock and the conditional updates keep every chip in place."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.storage import InsufficientChips, Storage
+from tests.storage.conftest import ALICE, BOB, GUILD, STARTING
+
+
+async def test_50_concurrent_buy_ins_and_cash_outs_end_exactly(storage: Storage, db_path: Path) -> None:
+    tables = [await storage.create_table(GUILD, 100 + i, BOB, "texas", {}, {}) for i in range(50)]
+    rng = random.Random(4)
+    amounts = [rng.randint(1, 19) for _ in tables]  # sum stays below the balance: none is refused
+
+    async def sit_and_leave(table: int, amount: int) -> int:
+        await asyncio.sleep(0)
+        await storage.buy_in(table, ALICE, amount)
+        await asyncio.sleep(0)
+        return await storage.cash_out(table, ALICE)
+
+    workers = [sit_and_leave(t, a) for t, a in zip(tables, amounts, strict=True)]
+    rng.shuffle(workers)
+    assert sorted(await asyncio.gather(*workers)) == sorted(amounts)
+    assert await storage.balance(GUILD, ALICE) == STARTING
+    conn = sqlite3.connect(db_path)
+    try:
+        reasons = conn.execute(
+            "SELECT m.reason, COUNT(*), SUM(e.amount) FROM movements AS m JOIN entries AS e"
+            " ON e.movement_id = m.id WHERE e.user_id = ? AND e.account = 'balance' GROUP BY m.reason",
+            (ALICE,),
+        ).fetchall()
+    finally:
+        conn.close()
+    assert sorted(reasons) == [
+        ("buy_in", 50, -sum(amounts)),
+        ("cash_out", 50, sum(amounts)),
+        ("start", 1, STARTING),
+    ]
+    assert await storage.check() == []
+
+
+async def test_concurrent_buy_ins_never_spend_the_same_chips_twice(storage: Storage) -> None:
+    tables = [await storage.create_table(GUILD, 100 + i, BOB, "texas", {}, {}) for i in range(50)]
+    await storage.balance(GUILD, ALICE)
+
+    async def sit(table: int) -> bool:
+        try:
+            await storage.buy_in(table, ALICE, 30)
+        except InsufficientChips:
+            return False
+        return True
+
+    results = await asyncio.gather(*(sit(t) for t in tables))
+    assert results.count(True) == STARTING // 30  # 33 seats, 990 chips
+    assert await storage.balance(GUILD, ALICE) == STARTING % 30
+    seated = [row for row in await storage.open_tables() if row.seats]
+    assert sum(row.seats[ALICE] for row in seated) == 30 * (STARTING // 30)
+    assert await storage.check() == []
+
+
+async def test_a_refusal_in_one_task_does_not_undo_another(storage: Storage) -> None:
+    table = await storage.create_table(GUILD, 7, BOB, "texas", {}, {})
+    other = await storage.create_table(GUILD, 8, BOB, "texas", {}, {})
+
+    results = await asyncio.gather(
+        storage.buy_in(table, ALICE, 600),
+        storage.buy_in(other, ALICE, 600),
+        storage.grant(GUILD, BOB, 5, ALICE),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, InsufficientChips) for r in results) == 1
+    assert await storage.balance(GUILD, ALICE) == STARTING - 600
+    assert await storage.balance(GUILD, BOB) == STARTING + 5
+    assert await storage.check() == []

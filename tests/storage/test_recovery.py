@@ -1,0 +1,138 @@
+"""Recovery: a hand interrupted by a crash is cancelled and every chip goes back where it was."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.storage import Storage
+from bot.storage.db import load_migrations
+from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, FakeClock, dump, state_of
+
+WRITER = Path(__file__).with_name("crash_writer.py")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_an_unfinished_hand_is_restored_to_its_start(db_path: Path, clock: FakeClock) -> None:
+    store = await Storage.open(db_path, starting_chips=STARTING, clock=clock)
+    table = await store.create_table(GUILD, CHANNEL, ALICE, "texas", {"buio": 10}, state_of({}))
+    await store.buy_in(table, ALICE, 500)
+    await store.buy_in(table, BOB, 400)
+    first = await store.begin_hand(table, {ALICE: 500, BOB: 400}, 0, state_of({ALICE: 500, BOB: 400}))
+    await store.finish_hand(
+        table, first, {ALICE: 550, BOB: 340}, 10, state_of({ALICE: 550, BOB: 340}, 10), {}
+    )
+    start_state = state_of({ALICE: 550, BOB: 340}, 10, dealer=1)
+    hand = await store.begin_hand(table, {ALICE: 550, BOB: 340}, 10, start_state)
+    await store.buy_in(table, CARLA, 250)  # sat down during the hand: waits for the next one
+    await store.close()  # the bot dies here: the hand never finishes
+
+    store = await Storage.open(db_path, starting_chips=STARTING, clock=clock)
+    try:
+        [before] = await store.open_tables()
+        assert before.running_hand_id == hand
+        assert await store.recover() == [table]
+        [row] = await store.open_tables()
+        assert (row.seats, row.pot, row.state, row.running_hand_id) == (
+            {ALICE: 550, BOB: 340},
+            10,
+            start_state,
+            None,
+        )
+        assert await store.balance(GUILD, CARLA) == STARTING  # her buy-in is refunded
+        [summary] = (await store.history(GUILD, ALICE)).hands[:1]
+        assert (summary.hand_id, summary.status, summary.end_stack) == (hand, "cancelled", None)
+        assert (await store.history(GUILD, CARLA)).entries[0].reason == "refund"
+        assert await store.check() == []
+        snapshot = dump(db_path)
+        assert await store.recover() == []  # nothing left to recover, nothing changes
+        assert dump(db_path) == snapshot
+        # The table plays on: the next hand is numbered after the cancelled one.
+        nxt = await store.begin_hand(table, {ALICE: 550, BOB: 340}, 10, start_state)
+        await store.finish_hand(table, nxt, {ALICE: 900, BOB: 0}, 0, {}, {})
+        assert [h.number for h in (await store.history(GUILD, ALICE)).hands[:3]] == [3, 2, 1]
+        # Or it is closed and every chip goes back to the balances.
+        await store.close_table(table, {ALICE: 900, BOB: 0})
+        assert await store.balance(GUILD, ALICE) + await store.balance(GUILD, BOB) == 2 * STARTING
+        assert await store.check() == []
+    finally:
+        await store.close()
+
+
+async def test_recover_handles_every_table(db_path: Path) -> None:
+    async with await Storage.open(db_path) as store:
+        ids = []
+        for channel in (1, 2, 3):
+            table = await store.create_table(GUILD, channel, ALICE, "32carte", {}, {})
+            await store.buy_in(table, ALICE, 100)
+            await store.buy_in(table, BOB, 100)
+            ids.append(table)
+        await store.begin_hand(ids[0], {ALICE: 100, BOB: 100}, 0, {})
+        await store.begin_hand(ids[2], {ALICE: 100, BOB: 100}, 0, {})
+    async with await Storage.open(db_path) as store:
+        assert await store.recover() == [ids[0], ids[2]]
+        assert all(row.running_hand_id is None for row in await store.open_tables())
+        assert await store.check() == []
+
+
+def _kill_writer_at_random(db_path: Path, rng: random.Random, seed: int, *, mid_hand: bool) -> int:
+    """Run the writer, SIGKILL it after a random number of commits; return the last acknowledged one.
+
+    With `mid_hand` the kill follows at once the first acknowledgement made while a hand is running,
+    so it almost always lands before that hand is finished.
+    """
+    writer = subprocess.Popen(
+        [sys.executable, str(WRITER), str(db_path), str(seed)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    acked = 0
+    try:
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "ready\n"
+        wanted = rng.randint(1, 60)
+        for count in range(1, 2000):
+            line = writer.stdout.readline()
+            assert line.startswith("ack "), line
+            acked, running = int(line.split()[1]), line.split()[2] == "hand"
+            if count >= wanted and (running or not mid_hand):
+                break
+        if not mid_hand:
+            time.sleep(rng.random() / 500)  # land anywhere inside the next transactions
+    finally:
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.wait()
+    assert writer.returncode == -signal.SIGKILL
+    return acked
+
+
+async def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
+    db_path = tmp_path / "crash.sqlite3"
+    rng = random.Random(20261122)
+    latest = len(load_migrations())
+    schema: list[tuple[object, ...]] | None = None
+    recovered_hands = 0
+    for run in range(12):
+        acked = _kill_writer_at_random(db_path, rng, seed=run, mid_hand=run % 2 == 0)
+        conn = sqlite3.connect(db_path)
+        try:
+            current = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+        finally:
+            conn.close()
+        schema = schema or current
+        assert current == schema  # re-opening never re-applies a migration
+        async with await Storage.open(db_path, starting_chips=100, daily_bonus=25) as store:
+            assert store.schema_version == latest
+            recovered_hands += len(await store.recover())
+            assert await store.check() == [], f"run {run}"
+            # Every transaction acknowledged before the kill survived it.
+            assert await store.balance(77, 999) >= acked
+            assert all(row.running_hand_id is None for row in await store.open_tables())
+    assert recovered_hands > 0  # the kills aimed inside a hand did interrupt some
