@@ -1,26 +1,105 @@
-"""``python -m bot``: load ``.env`` and start the bot."""
+"""``python -m bot``: load ``.env``, start the bot, stop cleanly on SIGINT or SIGTERM.
+
+A host who got a setting wrong reads one Italian sentence and the process exits with status 2;
+tracebacks are for bugs, not for a missing token.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
+import signal
 import sys
+from pathlib import Path
 
+import aiohttp
+import discord
 from dotenv import load_dotenv
 
-NO_TOKEN = (
-    "Manca DISCORD_TOKEN. Crea un'applicazione su https://discord.com/developers/applications, "
-    "apri la scheda «Bot», premi «Reset Token», copia il token e scrivilo nel file .env "
-    "nella cartella del progetto come DISCORD_TOKEN=il-tuo-token (vedi .env.example)."
+from bot.client import PokerBot
+from bot.config import ConfigError, Settings
+from bot.errors import StartupError
+from bot.logging_setup import setup_logging
+
+log = logging.getLogger("bot")
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_CONFIG = 2
+
+INVALID_TOKEN = (
+    "Discord ha rifiutato DISCORD_TOKEN: il token non è valido o è stato rigenerato; "
+    "copialo di nuovo dalla scheda «Bot» del Developer Portal e aggiornalo nel file .env."
+)
+PRIVILEGED_INTENTS = (
+    "Discord rifiuta gli intent richiesti dal bot: controlla la scheda «Bot» del Developer Portal."
 )
 
 
+def _unreachable(exc: BaseException) -> str:
+    return f"Non riesco a raggiungere Discord ({exc.__class__.__name__}): controlla la connessione e riprova."
+
+
+async def run(settings: Settings) -> int:
+    """Log in, stay connected until a signal or a fatal error, then close everything in order."""
+    bot = PokerBot(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    connection: asyncio.Task[None] | None = None
+    try:
+        try:
+            await bot.login(settings.token)
+        except discord.LoginFailure:
+            print(INVALID_TOKEN, file=sys.stderr)
+            return EXIT_CONFIG
+        except StartupError as exc:
+            print(exc, file=sys.stderr)
+            return EXIT_CONFIG
+        except (aiohttp.ClientError, OSError) as exc:
+            print(_unreachable(exc), file=sys.stderr)
+            return EXIT_FAILURE
+
+        connection = asyncio.create_task(bot.connect(), name="discord-connect")
+        stopping = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if stop.is_set():
+            log.info("Stop requested: closing")
+            return EXIT_OK
+        failure = connection.exception()
+        if isinstance(failure, discord.LoginFailure):
+            print(INVALID_TOKEN, file=sys.stderr)
+            return EXIT_CONFIG
+        if isinstance(failure, discord.PrivilegedIntentsRequired):
+            print(PRIVILEGED_INTENTS, file=sys.stderr)
+            return EXIT_CONFIG
+        if failure is not None:
+            log.error("The connection to Discord ended", exc_info=failure)
+            return EXIT_FAILURE
+        return EXIT_OK
+    finally:
+        await bot.close()
+        if connection is not None and not connection.done():
+            # close() ends connect(); collect it so its outcome is not reported as unhandled.
+            await asyncio.wait({connection}, timeout=10)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
 def main() -> int:
-    load_dotenv()
-    if not os.environ.get("DISCORD_TOKEN", "").strip():
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
-    print("Il bot non è ancora pronto.", file=sys.stderr)
-    return 1
+    # The working directory's .env (where `make run` starts), never one found by walking up from
+    # this file: that search would pick up a developer's real token during tests.
+    load_dotenv(Path.cwd() / ".env")
+    try:
+        settings = Settings.from_env(os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CONFIG
+    setup_logging(settings.log_level_number, token=settings.token)
+    return asyncio.run(run(settings))
 
 
 if __name__ == "__main__":

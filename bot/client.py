@@ -1,0 +1,141 @@
+"""The bot: a `commands.Bot` that owns the storage and the table registry.
+
+Start-up order matters: the database is opened and migrated, interrupted hands are cancelled
+(`Storage.recover`), the open tables are rebuilt from what is left, and only then are the cogs
+loaded and the commands synced, so no command can reach a table that is not restored yet.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.errors import StartupError
+from bot.i18n import EnglishTranslator
+from bot.storage import Storage
+from bot.tables import TableRegistry
+from bot.tree import PokerTree
+
+__all__ = ["DISCORD_API_BASE", "DISCORD_GATEWAY", "EXTENSIONS", "PokerBot", "apply_endpoints"]
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("cogs.tavolo", "cogs.fiches")
+"""The cogs loaded at start-up, in order."""
+
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY = yarl.URL("wss://gateway.discord.gg/")
+
+
+def apply_endpoints(api_base: str | None, gateway_url: str | None) -> None:
+    """Point discord.py's REST client and gateway at other addresses (a proxy, or the test fake).
+
+    discord.py reads these two class attributes when it builds each request and each gateway
+    connection; `None` restores Discord's own address, so one process can switch back and forth.
+    """
+    discord.http.Route.BASE = api_base or DISCORD_API_BASE
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = (
+        yarl.URL(gateway_url) if gateway_url else DISCORD_GATEWAY
+    )
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent: slash commands, buttons and DMs need no privileged intent."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class PokerBot(commands.Bot):
+    """The poker bot. `storage` and `tables` exist once `login()` has run `setup_hook`."""
+
+    storage: Storage
+    tables: TableRegistry
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        # The bot never joins voice: skip discord.py's warnings about the missing voice libraries.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        kwargs.setdefault("command_prefix", commands.when_mentioned)
+        kwargs.setdefault("intents", intents())
+        kwargs.setdefault("tree_cls", PokerTree)
+        kwargs.setdefault("help_command", None)
+        # Players are named by mention in every message; nobody should be pinged by a poker table.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(**kwargs)
+        self.settings = settings
+        self._storage: Storage | None = None
+        self._tables: TableRegistry | None = None
+        self._shut_down = False
+        apply_endpoints(settings.api_base, settings.gateway_url)
+
+    async def setup_hook(self) -> None:
+        settings = self.settings
+        try:
+            self._storage = self.storage = await Storage.open(
+                settings.database_path,
+                starting_chips=settings.starting_chips,
+                daily_bonus=settings.daily_bonus,
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise StartupError(
+                f"Non riesco ad aprire il database «{settings.database_path}» (DATABASE_PATH): {exc}."
+            ) from exc
+        cancelled = await self.storage.recover()
+        if cancelled:
+            log.warning(
+                "Cancelled the interrupted hands of %d table(s); stacks are back to their start",
+                len(cancelled),
+            )
+        self._tables = self.tables = TableRegistry(self.storage)
+        restored = await self.tables.restore()
+        log.info("Restored %d open table(s)", restored)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
+        """Register the slash commands: in the development server at once, otherwise everywhere.
+
+        Global commands can take a while to appear in every client; a guild sync is immediate,
+        which is what a host testing the bot wants.
+        """
+        await self.tree.set_translator(EnglishTranslator())
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d command(s) to server %s", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global command(s)", len(synced))
+        return synced
+
+    async def on_ready(self) -> None:
+        log.info("Connected as %s (id %s) to %d server(s)", self.user, self.application_id, len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop cleanly: finish what runs under the table locks, cancel running hands, close the database.
+
+        A hand still running cannot be finished without its players, so it is cancelled as the
+        recovery rule says: every stack goes back to where it was when the hand started.
+        """
+        if self._shut_down:
+            await super().close()
+            return
+        self._shut_down = True
+        try:
+            if self._tables is not None:
+                await self._tables.shutdown()
+        finally:
+            try:
+                await super().close()
+            finally:
+                if self._storage is not None:
+                    await self._storage.close()
+                    log.info("Database closed")

@@ -1,0 +1,117 @@
+"""The bot's settings, read once from the environment.
+
+Every problem with a setting becomes a `ConfigError` holding one Italian sentence, so that
+``python -m bot`` can print it and exit with status 2 instead of a traceback: the person starting
+the bot is a game-night host, not a Python developer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.storage import MAX_CHIPS
+
+__all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
+
+DEFAULT_DATABASE_PATH = Path("data/poker.sqlite3")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+NO_TOKEN = (
+    "Manca DISCORD_TOKEN. Crea un'applicazione su https://discord.com/developers/applications, "
+    "apri la scheda «Bot», premi «Reset Token», copia il token e scrivilo nel file .env "
+    "nella cartella del progetto come DISCORD_TOKEN=il-tuo-token (vedi .env.example)."
+)
+
+
+class ConfigError(Exception):
+    """A setting that cannot be used; the message is one Italian sentence for the host."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot needs to start. The token is kept out of ``repr`` so it never reaches a log."""
+
+    token: str = field(repr=False)
+    dev_guild_id: int | None = None
+    database_path: Path = DEFAULT_DATABASE_PATH
+    starting_chips: int = 1000
+    daily_bonus: int = 200
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Settings:
+        """Read and validate every setting; raise `ConfigError` on the first bad one."""
+
+        def get(name: str) -> str:
+            return environ.get(name, "").strip()
+
+        token = get("DISCORD_TOKEN")
+        if not token:
+            raise ConfigError(NO_TOKEN)
+        if any(ch.isspace() for ch in token):
+            raise ConfigError("DISCORD_TOKEN non è valido: un token di Discord non contiene spazi.")
+
+        dev_guild_id: int | None = None
+        if raw := get("DEV_GUILD_ID"):
+            if not raw.isdigit() or int(raw) == 0:
+                raise ConfigError(
+                    f"DEV_GUILD_ID deve essere l'ID numerico di un server Discord, non «{raw}» "
+                    "(lascialo vuoto per registrare i comandi in tutti i server)."
+                )
+            dev_guild_id = int(raw)
+
+        starting_chips = _chips(get("STARTING_CHIPS"), "STARTING_CHIPS", default=1000, allow_zero=False)
+        daily_bonus = _chips(get("DAILY_BONUS"), "DAILY_BONUS", default=200, allow_zero=True)
+
+        log_level = (get("LOG_LEVEL") or "INFO").upper()
+        if log_level not in _LOG_LEVELS:
+            raise ConfigError(
+                f"LOG_LEVEL deve essere uno tra {', '.join(_LOG_LEVELS)}, non «{get('LOG_LEVEL')}»."
+            )
+
+        database_path = Path(get("DATABASE_PATH")) if get("DATABASE_PATH") else DEFAULT_DATABASE_PATH
+
+        api_base = get("DISCORD_API_BASE") or None
+        if api_base is not None and not api_base.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"DISCORD_API_BASE deve essere un indirizzo http:// o https://, non «{api_base}»."
+            )
+        gateway_url = get("DISCORD_GATEWAY_URL") or None
+        if gateway_url is not None and not gateway_url.startswith(("ws://", "wss://")):
+            raise ConfigError(
+                f"DISCORD_GATEWAY_URL deve essere un indirizzo ws:// o wss://, non «{gateway_url}»."
+            )
+
+        return cls(
+            token=token,
+            dev_guild_id=dev_guild_id,
+            database_path=database_path,
+            starting_chips=starting_chips,
+            daily_bonus=daily_bonus,
+            log_level=log_level,
+            api_base=api_base.rstrip("/") if api_base else None,
+            gateway_url=gateway_url,
+        )
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping().get(self.log_level, logging.INFO)
+
+
+def _chips(raw: str, name: str, *, default: int, allow_zero: bool) -> int:
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0 or (value == 0 and not allow_zero) or value > MAX_CHIPS:
+        least = 0 if allow_zero else 1
+        most = f"{MAX_CHIPS:,}".replace(",", ".")
+        raise ConfigError(f"{name} deve essere un numero intero di fiches, da {least} a {most}, non «{raw}».")
+    return value

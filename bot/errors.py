@@ -1,0 +1,26 @@
+"""The one exception type a cog raises to refuse a request.
+
+Engine refusals (`engine.errors.EngineError`) and ledger refusals (`bot.storage.StorageError`)
+already carry an Italian sentence; `UserError` is the same thing for what only the Discord layer
+knows (no table in this channel, not your table, ...). The error funnel in `bot.tree` shows all
+three privately, verbatim.
+"""
+
+from __future__ import annotations
+
+__all__ = ["StartupError", "UserError"]
+
+
+class UserError(Exception):
+    """A refusal whose message is one Italian sentence shown to the player as is."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StartupError(Exception):
+    """The bot cannot start for a reason the host can fix (e.g. the database file); one Italian sentence."""

@@ -1,0 +1,166 @@
+"""English names and descriptions of the slash commands.
+
+The commands are declared in Italian (their default names); a player whose Discord client is in
+English sees the names below instead, through discord.py's `app_commands.Translator`. This table
+is the one place for every English string: a command added elsewhere adds its words here, and the
+test of the synced payloads fails if one is missing.
+
+Keys are the Italian `locale_str` messages used in the cogs; the same Italian word always means
+the same English word, so one flat table is enough.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+__all__ = ["ENGLISH", "EnglishTranslator", "T", "localized_options"]
+
+T = locale_str
+"""Shorthand for marking an Italian command string as translatable."""
+
+ENGLISH: dict[str, str] = {
+    # /tavolo
+    "tavolo": "table",
+    "Un tavolo da poker in questo canale": "A poker table in this channel",
+    "nuovo": "new",
+    "Apri un tavolo in questo canale (o thread)": "Open a table in this channel (or thread)",
+    "siedi": "sit",
+    "Siediti al tavolo comprando fiches dal tuo saldo": "Take a seat, buying chips from your balance",
+    "alzati": "leave",
+    "Alzati dal tavolo: le tue fiches tornano nel saldo": (
+        "Leave the table: your chips go back to your balance"
+    ),
+    "inizia": "start",
+    "Inizia la prossima mano": "Start the next hand",
+    "stato": "status",
+    "Mostra il tavolo di questo canale": "Show this channel's table",
+    "regole": "rules",
+    "Le regole di questo tavolo": "The rules of this table",
+    "chiudi": "close",
+    "Chiudi il tavolo: le fiches tornano nei saldi dei giocatori": (
+        "Close the table: chips go back to the players' balances"
+    ),
+    # /tavolo nuovo options
+    "variante": "variant",
+    "Il gioco: poker tradizionale, 32 carte o Texas Hold'em": (
+        "The game: Italian draw poker, 32 Card Draw or Texas Hold'em"
+    ),
+    "Poker tradizionale (italiana)": "Italian draw poker",
+    "32 Card Draw (32carte)": "32 Card Draw",
+    "Texas Hold'em": "Texas Hold'em",
+    "cip": "min_bet",
+    "La puntata minima (cip); nel 32carte e nel texas è il buio grande": (
+        "The minimum bet; the big blind in 32 Card Draw and Hold'em"
+    ),
+    "invito": "ante",
+    "L'invito (solo poker tradizionale); se manca vale quanto il cip": (
+        "The ante (Italian draw poker only); defaults to the minimum bet"
+    ),
+    "limite": "limit",
+    "Il limite delle puntate (32carte e texas)": "The betting limit (32 Card Draw and Hold'em)",
+    "Limite fisso": "Fixed limit",
+    "Pot limit": "Pot limit",
+    "No limit": "No limit",
+    "mazzo": "deck",
+    "Il mazzo del poker tradizionale": "The deck for Italian draw poker",
+    "Automatico (11 meno i giocatori)": "Automatic (11 minus the players)",
+    "Sempre 32 carte": "Always 32 cards",
+    "Americano (52 carte, punteggi internazionali)": "American (52 cards, international ranking)",
+    "max_cambio": "max_draw",
+    "Quante carte si possono cambiare al massimo (poker tradizionale)": (
+        "The most cards a player may draw (Italian draw poker)"
+    ),
+    "invito_tutti": "everyone_antes",
+    "Tutti mettono l'invito, non solo il mazziere": "Every player antes, not just the dealer",
+    "buio_multiplo": "blind_multiple",
+    "Il buio costa questo multiplo del piatto": "The blind opening costs this multiple of the pot",
+    "controcontrobuio": "third_blind",
+    "Permetti il contro-controbuio (almeno 5 giocatori)": "Allow a third blind raise (at least 5 players)",
+    "over": "over",
+    "Con più di 3 giocatori si mette anche l'Over (32carte)": (
+        "With more than 3 players the Over is posted too (32 Card Draw)"
+    ),
+    "semi": "suits",
+    "I semi spareggiano i punti uguali (32carte)": "Suits break ties between equal hands (32 Card Draw)",
+    "tempo": "turn_time",
+    "Secondi a disposizione per ogni decisione": "Seconds allowed for each decision",
+    # /tavolo siedi options
+    "buyin": "buy_in",
+    "Quante fiches portare al tavolo (se manca: 100 cip)": (
+        "How many chips to bring to the table (default: 100 minimum bets)"
+    ),
+    # chip commands
+    "saldo": "balance",
+    "Le tue fiches in questo server": "Your chips in this server",
+    "bonus": "bonus",
+    "Ritira il bonus giornaliero di fiches": "Claim your daily chip bonus",
+    "classifica": "leaderboard",
+    "I giocatori con più fiches in questo server": "The players with the most chips in this server",
+    "storico": "history",
+    "Le tue ultime mani e i tuoi ultimi movimenti di fiches": "Your latest hands and chip movements",
+    "accredita": "grant",
+    "Dai fiches a un giocatore (solo chi gestisce il server)": (
+        "Give chips to a player (server managers only)"
+    ),
+    "utente": "user",
+    "Il giocatore che riceve le fiches": "The player who receives the chips",
+    "importo": "amount",
+    "Quante fiches": "How many chips",
+    # The game commands' names, for the game cog.
+    "apro": "open",
+    "vedo": "call",
+    "rilancio": "raise",
+    "passo": "fold",
+    "parol": "check",
+    "punto": "bet",
+    "servito": "stand",
+    "cambio": "draw",
+    "buio": "blind",
+    "controbuio": "counterblind",
+    "carte": "cards",
+}
+
+_ENGLISH_LOCALES = frozenset({discord.Locale.american_english, discord.Locale.british_english})
+
+
+class EnglishTranslator(app_commands.Translator):
+    """Give every Italian command string its English form for English Discord clients."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.missing: set[str] = set()
+
+    async def translate(
+        self,
+        string: locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale not in _ENGLISH_LOCALES:
+            return None
+        english = ENGLISH.get(string.message)
+        if english is None:
+            self.missing.add(string.message)
+        return english
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def localized_options(**descriptions: str) -> Callable[[_F], _F]:
+    """Name and describe a command's options so that both are translatable.
+
+    discord.py only translates an option's name when it was renamed with a `locale_str`, so every
+    option gets renamed to itself here.
+    """
+
+    def decorator(func: _F) -> _F:
+        func = app_commands.rename(**{name: T(name) for name in descriptions})(func)
+        return app_commands.describe(**{name: T(text) for name, text in descriptions.items()})(func)
+
+    return decorator

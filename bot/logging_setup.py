@@ -1,0 +1,52 @@
+"""Logging for ``python -m bot``: one stream handler that can never print the token.
+
+discord.py does not log the token itself, but an exception message or a debug line from a library
+might; a filter on the handler replaces it wherever it appears, so the guarantee does not depend
+on every library behaving.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+__all__ = ["REDACTED", "TokenRedactor", "setup_logging"]
+
+REDACTED = "[token nascosto]"
+
+
+class TokenRedactor(logging.Filter):
+    """Rewrite a record whose text (message, arguments or traceback) contains a secret."""
+
+    def __init__(self, *secrets: str) -> None:
+        super().__init__()
+        self._secrets = tuple(s for s in secrets if s)
+
+    def _scrub(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        scrubbed = self._scrub(message)
+        if scrubbed != message:
+            record.msg, record.args = scrubbed, None
+        if record.exc_text:
+            record.exc_text = self._scrub(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._scrub(record.stack_info)
+        return True
+
+
+def setup_logging(level: int, *, token: str) -> logging.Handler:
+    """Send every log record at `level` or above to stderr, with the token scrubbed out."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s"))
+    handler.addFilter(TokenRedactor(token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    return handler

@@ -1,0 +1,342 @@
+"""The registry of live tables: one engine `Table` and one `asyncio.Lock` per channel or thread.
+
+This is the only place that holds tables. A command that touches a table enters
+``async with registry.locked(channel_id) as live:`` and calls the methods below, which keep the
+engine and the ledger in step:
+
+- between hands every change (sit, leave, close) is made on the engine first and then written to
+  the ledger; if the ledger refuses, the engine is put back from its snapshot, so a refusal changes
+  nothing;
+- a hand is framed by `Storage.begin_hand` (start-of-hand snapshot) and `Storage.finish_hand`
+  (new stacks and the record); whatever ends a hand (the last action, a timeout, a player leaving)
+  goes through `apply`, which writes the end of the hand before the lock is released;
+- a hand that cannot finish (the bot stops) is cancelled by `Storage.recover`: stacks go back to
+  the snapshot, which is also what the next start-up rebuilds from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from bot.errors import UserError
+from bot.storage import Storage, StorageError, TableRow
+from engine.actions import Action
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.events import Event, PlayerLeft, StackReleased
+from engine.options import TableOptions, Variant
+from engine.table import Table, TableView
+
+__all__ = ["NO_TABLE", "LiveTable", "TableRegistry"]
+
+log = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE_SECONDS = 10.0
+"""How long a shutdown waits for the commands running under table locks."""
+
+NO_TABLE = "In questo canale non c'è un tavolo aperto: aprine uno con /tavolo nuovo."
+TABLE_EXISTS = "In questo canale c'è già un tavolo aperto: usa /tavolo stato per vederlo."
+SHUTTING_DOWN = "Il bot si sta spegnendo: riprova tra poco."
+CLOSE_DURING_HAND = "C'è una mano in corso: il tavolo si potrà chiudere quando finisce."
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """One open table: the engine, its ledger id, and who may close it."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    options: TableOptions
+    table: Table
+    lock: asyncio.Lock
+    hand_id: int | None = None
+    """The ledger's id of the running hand (None between hands)."""
+    released: dict[int, int] = field(default_factory=dict)
+    """Chips the engine released during the running hand to players who left (StackReleased)."""
+
+    @property
+    def variant(self) -> Variant:
+        return self.options.variant
+
+    def view(self) -> TableView:
+        return self.table.public_view()
+
+    def seated(self, player_id: int) -> bool:
+        """Seated and not on his way out (a player who left during a hand keeps his seat until it ends)."""
+        return any(seat.player == player_id and not seat.leaving for seat in self.view().seats)
+
+
+RngFactory = Callable[[], random.Random]
+
+
+class TableRegistry:
+    """Every open table of the bot, by channel id, with the lock that serialises its commands."""
+
+    def __init__(self, storage: Storage, *, rng_factory: RngFactory = secrets.SystemRandom) -> None:
+        self._storage = storage
+        self._rng_factory = rng_factory
+        self._tables: dict[int, LiveTable] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._closing = False
+
+    # Lookup and locking ---------------------------------------------------------------------------
+
+    def get(self, channel_id: int) -> LiveTable | None:
+        return self._tables.get(channel_id)
+
+    def __iter__(self) -> Iterator[LiveTable]:
+        return iter(list(self._tables.values()))
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock; it outlives the table so that opening and closing are serialised too."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    @asynccontextmanager
+    async def channel(self, channel_id: int) -> AsyncIterator[LiveTable | None]:
+        """Hold the channel's lock; yield its table, or None when the channel has none."""
+        async with self.lock(channel_id):
+            if self._closing:
+                raise UserError(SHUTTING_DOWN)
+            yield self._tables.get(channel_id)
+
+    @asynccontextmanager
+    async def locked(self, channel_id: int) -> AsyncIterator[LiveTable]:
+        """Hold the channel's lock and yield its table; refuse politely when there is none."""
+        async with self.channel(channel_id) as live:
+            if live is None:
+                raise UserError(NO_TABLE)
+            yield live
+
+    # Start-up and shutdown ------------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Rebuild every open table from the ledger (call after `Storage.recover`)."""
+        for row in await self._storage.open_tables():
+            try:
+                live = await self._restore_one(row)
+            except (EngineError, StorageError, KeyError, TypeError, ValueError):
+                # One damaged table must not keep the bot (and every other table) down; its chips
+                # stay in the ledger, untouched, for the host to look at.
+                log.exception(
+                    "Table %s in channel %s could not be restored; left as it is", row.id, row.channel_id
+                )
+                continue
+            self._tables[row.channel_id] = live
+        return len(self._tables)
+
+    async def _restore_one(self, row: TableRow) -> LiveTable:
+        options = TableOptions.from_dict(row.options)
+        table = Table.from_dict(row.state, rng=self._rng_factory())
+        live = LiveTable(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            creator_id=row.creator_id,
+            options=options,
+            table=table,
+            lock=self.lock(row.channel_id),
+        )
+        # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
+        # the engine no longer has: pay it out now.
+        in_engine = {seat.player for seat in table.public_view().seats}
+        for user_id in sorted(row.seats.keys() - in_engine):
+            paid = await self._storage.cash_out(row.id, user_id, table.to_dict())
+            log.warning("Table %s: paid out %s chips to user %s who had left", row.id, paid, user_id)
+        return live
+
+    async def shutdown(self) -> None:
+        """Refuse new commands, wait for the running ones, cancel hands in progress in the ledger."""
+        self._closing = True
+        held: list[asyncio.Lock] = []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SHUTDOWN_GRACE_SECONDS
+        try:
+            for channel_id in sorted(self._locks):
+                lock = self._locks[channel_id]
+                try:
+                    await asyncio.wait_for(lock.acquire(), timeout=max(0.01, deadline - loop.time()))
+                except TimeoutError:
+                    # A command stuck on Discord must not keep the process alive; the ledger's own
+                    # checks refuse whatever it tries to write after the hand is cancelled below.
+                    log.warning("Shutdown: channel %s is still busy; closing anyway", channel_id)
+                    continue
+                held.append(lock)
+            running = [live.id for live in self._tables.values() if live.hand_id is not None]
+            if running:
+                cancelled = await self._storage.recover()
+                log.warning("Shutdown: cancelled the running hand of table(s) %s", cancelled)
+            self._tables.clear()
+        finally:
+            for lock in held:
+                lock.release()
+
+    # Table lifecycle (the caller holds the channel lock) -------------------------------------------
+
+    async def create(
+        self, guild_id: int, channel_id: int, creator_id: int, options: TableOptions
+    ) -> LiveTable:
+        lock = self.lock(channel_id)
+        if not lock.locked():
+            raise RuntimeError(f"channel {channel_id}: create() without holding the channel lock")
+        if channel_id in self._tables:
+            raise UserError(TABLE_EXISTS)
+        table = Table(options, rng=self._rng_factory())
+        table_id = await self._storage.create_table(
+            guild_id, channel_id, creator_id, str(options.variant), options.to_dict(), table.to_dict()
+        )
+        live = LiveTable(table_id, guild_id, channel_id, creator_id, options, table, lock)
+        self._tables[channel_id] = live
+        return live
+
+    async def sit(self, live: LiveTable, player_id: int, amount: int) -> list[Event]:
+        """Buy in from the balance. During a hand the player waits for the next one."""
+        _check_locked(live)
+        if not live.table.hand_running:
+            before = live.table.to_dict()
+            events = live.table.sit(player_id, amount)
+            try:
+                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict())
+            except BaseException:
+                live.table = Table.from_dict(before, rng=self._rng_factory())
+                raise
+            return events
+        # Mid-hand the engine cannot be snapshotted; check the ledger first, then seat him.
+        # The ledger keeps the start-of-hand state, and cancelling the hand refunds a late joiner.
+        view = live.view()
+        if any(seat.player == player_id and seat.leaving for seat in view.seats):
+            raise UserError("Hai lasciato la mano in corso: potrai sederti di nuovo quando finisce.")
+        if any(seat.player == player_id for seat in view.seats):
+            raise UserError("Sei già seduto a questo tavolo.")
+        if len(view.seats) >= live.options.max_seats:
+            raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
+        await self._storage.buy_in(live.id, player_id, amount, None)
+        try:
+            return live.table.sit(player_id, amount)
+        except BaseException:
+            await self._storage.cash_out(live.id, player_id, None)
+            raise
+
+    async def leave(self, live: LiveTable, player_id: int) -> tuple[list[Event], int | None]:
+        """Stand up. Returns the events and the chips paid back now (None: paid when the hand ends).
+
+        During a hand a dealt-in player is folded at once; the engine releases his stack but the
+        ledger keeps his seat until the hand ends, when `_finish_hand` pays it out.
+        """
+        _check_locked(live)
+        if not live.table.hand_running:
+            before = live.table.to_dict()
+            events = live.table.leave(player_id)
+            try:
+                paid = await self._storage.cash_out(live.id, player_id, live.table.to_dict())
+            except BaseException:
+                live.table = Table.from_dict(before, rng=self._rng_factory())
+                raise
+            return events, paid
+        events = await self.apply(live, lambda: live.table.leave(player_id))
+        if live.hand_id is None:
+            # His leaving ended the hand, and the end of the hand paid him out.
+            return events, _released(events).get(player_id)
+        if any(isinstance(e, PlayerLeft) and e.player == player_id for e in events):
+            # He was not dealt in (waiting for the next hand): his seat is free and paid now.
+            live.released.pop(player_id, None)
+            return events, await self._storage.cash_out(live.id, player_id, None)
+        return events, None
+
+    async def close(self, live: LiveTable) -> dict[int, int]:
+        """Pay every chip back to the balances and forget the table."""
+        _check_locked(live)
+        if live.table.hand_running:
+            raise UserError(CLOSE_DURING_HAND)
+        before = live.table.to_dict()
+        payouts = live.table.close()
+        try:
+            await self._storage.close_table(live.id, dict(payouts))
+        except BaseException:
+            live.table = Table.from_dict(before, rng=self._rng_factory())
+            raise
+        del self._tables[live.channel_id]
+        return dict(payouts)
+
+    # Hands -----------------------------------------------------------------------------------------
+
+    async def start_hand(self, live: LiveTable, deck: Sequence[Card] | None = None) -> list[Event]:
+        """Begin a hand: the ledger's snapshot first, then the deal. The game cog extends from here."""
+        _check_locked(live)
+        if live.table.hand_running:
+            raise UserError("La mano è già in corso.")
+        before = live.table.to_dict()
+        stacks, pot = _chips(live.table)
+        events = live.table.start_hand(deck=list(deck) if deck is not None else None)
+        try:
+            live.hand_id = await self._storage.begin_hand(live.id, stacks, pot, before)
+        except BaseException:
+            live.table = Table.from_dict(before, rng=self._rng_factory())
+            live.hand_id = None
+            raise
+        if not live.table.hand_running:
+            await self._finish_hand(live, events)
+        return events
+
+    async def apply(self, live: LiveTable, step: Callable[[], list[Event]]) -> list[Event]:
+        """Run one engine call of a running hand; if it ended the hand, write the end to the ledger.
+
+        Every in-hand change (an action, a timeout, a player leaving) goes through here, so a hand
+        never ends in the engine without being written.
+        """
+        _check_locked(live)
+        events = step()
+        live.released.update(_released(events))
+        if live.hand_id is not None and not live.table.hand_running:
+            await self._finish_hand(live, events)
+        return events
+
+    async def act(self, live: LiveTable, action: Action) -> list[Event]:
+        return await self.apply(live, lambda: live.table.act(action))
+
+    async def timeout(self, live: LiveTable) -> list[Event]:
+        return await self.apply(live, live.table.timeout)
+
+    async def _finish_hand(self, live: LiveTable, events: Sequence[Event]) -> None:
+        assert live.hand_id is not None
+        stacks, pot = _chips(live.table)
+        # Players the engine let go during or at the end of the hand (they left, or busted) still
+        # have a seat in the ledger: report what the engine released to them, then pay it out.
+        ledger_seats = (await self._storage.table(live.id)).seats
+        gone = sorted(ledger_seats.keys() - stacks.keys())
+        for player_id in gone:
+            stacks[player_id] = live.released.get(player_id, 0)
+        state = live.table.to_dict()
+        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, live.table.hand_record())
+        live.hand_id = None
+        for player_id in gone:
+            await self._storage.cash_out(live.id, player_id, state)
+        live.released.clear()
+
+
+def _released(events: Sequence[Event]) -> dict[int, int]:
+    return {e.player: e.amount for e in events if isinstance(e, StackReleased)}
+
+
+def _chips(table: Table) -> tuple[dict[int, int], int]:
+    """Stacks by player and the carried pot, as the ledger counts them between hands."""
+    view = table.public_view()
+    return {seat.player: seat.stack for seat in view.seats}, view.carried
+
+
+def _check_locked(live: LiveTable) -> None:
+    if not live.lock.locked():
+        raise RuntimeError(f"table {live.id} used without holding its lock")

@@ -1,0 +1,107 @@
+"""The error funnel: every failed command ends here and gets one private Italian sentence.
+
+Cogs never catch errors themselves. A refusal (`EngineError`, `StorageError`, `UserError`, a bad
+option, a missing permission, a command used in DMs) is answered privately with its sentence; an
+unexpected exception is logged with its traceback and the player gets a short private apology.
+Views and buttons (which discord.py does not route through the tree) call `report_error` for the
+same treatment.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.storage import StorageError
+from engine.errors import EngineError
+
+__all__ = ["APOLOGY", "PokerTree", "guild_id_of", "report_error", "send_private", "user_message"]
+
+log = logging.getLogger(__name__)
+
+APOLOGY = (
+    "Qualcosa è andato storto dalla mia parte: riprova tra poco; "
+    "se succede ancora, avvisa chi gestisce il bot."
+)
+DM_REFUSAL = "Questo comando funziona solo nei canali di un server, non nei messaggi privati."
+UNKNOWN_COMMAND = "Non conosco questo comando: forse è appena stato aggiornato, riprova tra qualche secondo."
+_PERMISSION_NAMES = {
+    "manage_guild": "Gestisci server",
+    "manage_channels": "Gestisci canali",
+    "manage_messages": "Gestisci messaggi",
+    "administrator": "Amministratore",
+}
+
+
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server of a command; the tree already refused DMs, this keeps the type checker and cogs honest."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
+
+
+def user_message(error: BaseException) -> str | None:
+    """The Italian sentence for an error the player caused, or None when the bot is at fault."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, EngineError | StorageError | UserError):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return DM_REFUSAL
+    if isinstance(error, app_commands.MissingPermissions):
+        names = ", ".join(f"«{_PERMISSION_NAMES.get(p, p)}»" for p in error.missing_permissions)
+        return f"Per questo comando ti serve il permesso {names} sul server."
+    if isinstance(error, app_commands.TransformerError):
+        return f"Il valore «{error.value}» non va bene per questa opzione: controllalo e riprova."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return UNKNOWN_COMMAND
+    if isinstance(error, app_commands.CheckFailure):
+        return "Non puoi usare questo comando qui."
+    return None
+
+
+async def send_private(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, as a first response or as a follow-up when the bot already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the player what went wrong; log (with traceback) what was not his fault."""
+    text = user_message(error)
+    if text is None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        command = interaction.command.qualified_name if interaction.command else None
+        log.error(
+            "Unexpected error in %s (guild %s, channel %s, user %s)",
+            command or f"component {interaction.data.get('custom_id') if interaction.data else None}",
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            exc_info=(type(cause), cause, cause.__traceback__),
+        )
+        text = APOLOGY
+    try:
+        await send_private(interaction, text)
+    except discord.HTTPException as exc:
+        # The interaction expired or Discord is down: nothing more can reach the player.
+        log.warning("Could not deliver an error reply to user %s: %s", interaction.user.id, exc)
+
+
+class PokerTree(app_commands.CommandTree[discord.Client]):
+    """The command tree with the one error funnel and the DM refusal."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        await report_error(interaction, error)

@@ -1,0 +1,412 @@
+"""Engine state, events and ledger values turned into Italian text: pure functions, no I/O.
+
+Players are named by mention (``<@id>``): Discord shows the name, and the bot sends every message
+with mentions disabled, so nobody is pinged. Nothing here ever prints a player's private cards:
+`public_events` drops every event addressed to one player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+
+import discord
+
+from bot.storage import LeaderRow, LedgerEntry, PlayerHistory
+from engine.cards import format_cards
+from engine.events import (
+    ActionTaken,
+    BetReturned,
+    CardBurnt,
+    ChipsPosted,
+    DiscardsReshuffled,
+    Event,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandSkipped,
+    HandStarted,
+    HandVoid,
+    OpeningShown,
+    PlayerCameBack,
+    PlayerLeft,
+    PlayerSat,
+    PlayerSatOut,
+    PlayerTimedOut,
+    PotAwarded,
+    PotCarried,
+    PotUpdated,
+    StackReleased,
+    StreetStarted,
+)
+from engine.options import Limit, Mazzo, TableOptions, Variant
+from engine.table import SeatView, TableView
+
+__all__ = [
+    "COLOUR",
+    "balance_text",
+    "bonus_text",
+    "chips",
+    "close_text",
+    "event_text",
+    "grant_text",
+    "history_embed",
+    "leaderboard_embed",
+    "level_name",
+    "mention",
+    "public_events",
+    "rules_embed",
+    "table_embed",
+    "variant_name",
+]
+
+COLOUR = discord.Colour.dark_green()
+
+VARIANT_NAMES = {
+    Variant.ITALIANA: "poker tradizionale",
+    Variant.TRENTADUE: "32 Card Draw",
+    Variant.TEXAS: "Texas Hold'em",
+}
+LIMIT_NAMES = {Limit.FISSO: "limite fisso", Limit.POTLIMIT: "pot limit", Limit.NOLIMIT: "no limit"}
+LEVEL_NAMES = {11: "jack", 12: "donne", 13: "re"}
+REASON_NAMES = {
+    "start": "fiches iniziali",
+    "bonus": "bonus giornaliero",
+    "grant": "accredito",
+    "buy_in": "seduto al tavolo",
+    "cash_out": "alzato dal tavolo",
+    "hand": "mano",
+    "refund": "mano annullata",
+    "close": "tavolo chiuso",
+}
+_ACTION_WORDS = {
+    "apro": "apre",
+    "passo": "passa",
+    "vedo": "vede",
+    "rilancio": "rilancia",
+    "parol": "dice paròl",
+    "punto": "punta",
+    "servito": "è servito",
+    "cambio": "cambia",
+    "buio": "apre al buio",
+    "controbuio": "fa controbuio",
+}
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def chips(amount: int) -> str:
+    """``1.250 fiches``: Italian thousands separator, and the singular for one chip."""
+    number = f"{amount:,}".replace(",", ".")
+    return f"{number} {'fiche' if amount == 1 else 'fiches'}"
+
+
+def variant_name(variant: Variant | str) -> str:
+    return VARIANT_NAMES[Variant(variant)]
+
+
+def level_name(level: int | None) -> str:
+    return LEVEL_NAMES.get(level, "-") if level is not None else "-"
+
+
+# Chips and ledger -------------------------------------------------------------------------------
+
+
+def balance_text(balance: int) -> str:
+    return f"Il tuo saldo è di {chips(balance)}."
+
+
+def bonus_text(user_id: int, amount: int, balance: int) -> str:
+    return f"{mention(user_id)} ritira il bonus giornaliero di {chips(amount)}: ora ha {chips(balance)}."
+
+
+def grant_text(by_user_id: int, user_id: int, amount: int, balance: int) -> str:
+    return (
+        f"{mention(by_user_id)} accredita {chips(amount)} a {mention(user_id)}, che ora ha {chips(balance)}."
+    )
+
+
+def close_text(by_user_id: int, payouts: dict[int, int]) -> str:
+    paid = ", ".join(f"{mention(user)} {chips(amount)}" for user, amount in sorted(payouts.items()) if amount)
+    back = f" Fiches tornate nei saldi: {paid}." if paid else ""
+    return f"{mention(by_user_id)} chiude il tavolo.{back}"
+
+
+def leaderboard_embed(rows: Sequence[LeaderRow]) -> discord.Embed:
+    embed = discord.Embed(title="Classifica del server", colour=COLOUR)
+    if not rows:
+        embed.description = "Nessuno ha ancora giocato su questo server."
+        return embed
+    lines = []
+    for row in rows:
+        extra = f" (di cui {chips(row.at_tables)} al tavolo)" if row.at_tables else ""
+        lines.append(f"**{row.rank}.** {mention(row.user_id)}: {chips(row.total)}{extra}")
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def _when(at: datetime) -> str:
+    return discord.utils.format_dt(at if at.tzinfo else at.replace(tzinfo=UTC), "R")
+
+
+def _entry_line(entry: LedgerEntry) -> str:
+    reason = REASON_NAMES.get(entry.reason, entry.reason)
+    sign = "+" if entry.amount > 0 else "−"
+    return f"{sign}{chips(abs(entry.amount))} ({reason}) {_when(entry.at)}"
+
+
+def history_embed(history: PlayerHistory) -> discord.Embed:
+    embed = discord.Embed(title="Il tuo storico", colour=COLOUR)
+    hands = []
+    for hand in history.hands:
+        if hand.result is None:
+            outcome = "annullata" if hand.status == "cancelled" else "in corso"
+        else:
+            outcome = f"{'+' if hand.result >= 0 else '−'}{chips(abs(hand.result))}"
+        hands.append(f"Tavolo {hand.table_id}, mano {hand.number}: {outcome} {_when(hand.started_at)}")
+    embed.add_field(name="Ultime mani", value="\n".join(hands) or "Nessuna mano giocata.", inline=False)
+    # The balance side of each movement: the seat side of a buy-in is the same chips seen from the table.
+    entries = [_entry_line(entry) for entry in history.entries if entry.account == "balance"]
+    embed.add_field(name="Ultimi movimenti", value="\n".join(entries) or "Nessun movimento.", inline=False)
+    return embed
+
+
+# Tables -----------------------------------------------------------------------------------------
+
+
+def stakes_text(options: TableOptions) -> str:
+    if options.variant is Variant.ITALIANA:
+        ante = "invito di tutti" if options.invito_tutti else "invito del mazziere"
+        return f"cip {chips(options.cip)}, {ante} {chips(options.invito)}, pot limit"
+    return (
+        f"buio piccolo {chips(options.cip // 2)}, buio grande {chips(options.cip)}, "
+        f"{LIMIT_NAMES[options.limit]}"
+    )
+
+
+def _seat_line(view: TableView, seat: SeatView) -> str:
+    marks = []
+    if view.dealer == seat.player:
+        marks.append("mazziere")
+    if seat.folded:
+        marks.append("ha passato")
+    if seat.all_in:
+        marks.append("tutto dentro")
+    if seat.sitting_out:
+        marks.append("fuori dal gioco")
+    if seat.leaving:
+        marks.append("se ne va a fine mano")
+    if view.hand_running and not (seat.in_hand or seat.folded or seat.sitting_out or seat.leaving):
+        marks.append("aspetta la prossima mano")
+    if seat.bet:
+        marks.append(f"puntata {chips(seat.bet)}")
+    if seat.cards_drawn is not None:
+        marks.append("servito" if seat.cards_drawn == 0 else f"ha cambiato {seat.cards_drawn}")
+    if seat.debt:
+        marks.append(f"deve {chips(seat.debt)} al piatto di paròl")
+    if view.to_act == seat.player:
+        marks.append("**tocca a lui**")
+    suffix = f" ({', '.join(marks)})" if marks else ""
+    return f"{mention(seat.player)}: {chips(seat.stack)}{suffix}"
+
+
+def table_embed(view: TableView, options: TableOptions, *, creator_id: int | None = None) -> discord.Embed:
+    """The table as the channel sees it: stakes, seats and stacks, pot, who is to act."""
+    embed = discord.Embed(title=f"Tavolo di {variant_name(view.variant)}", colour=COLOUR)
+    stakes = stakes_text(options)
+    embed.description = stakes[0].upper() + stakes[1:] + "."
+    seats = "\n".join(_seat_line(view, seat) for seat in view.seats)
+    embed.add_field(
+        name=f"Giocatori ({len(view.seats)}/{options.max_seats})",
+        value=seats or "Nessuno: siediti con /tavolo siedi.",
+        inline=False,
+    )
+    if view.hand_running:
+        street = view.street.value if view.street is not None else "-"
+        state = [f"Mano n. {view.hand_number}, fase: {street}", f"Piatto: {chips(view.pot)}"]
+        if len(view.pots) > 1:
+            state.append("Piatti: " + ", ".join(chips(p) for p in view.pots))
+        if view.board:
+            state.append(f"Carte in tavola: {format_cards(view.board)}")
+        if view.opening_level is not None and view.variant is Variant.ITALIANA:
+            state.append(f"Si apre con: coppia di {level_name(view.opening_level)} o meglio")
+        embed.add_field(name="Mano in corso", value="\n".join(state), inline=False)
+    else:
+        state = []
+        if view.carried:
+            state.append(f"Piatto rimasto dalla mano precedente: {chips(view.carried)}")
+        if view.variant is Variant.ITALIANA and view.opening_level is not None:
+            state.append(f"Prossima apertura: coppia di {level_name(view.opening_level)} o meglio")
+        state.append(
+            "Pronti per la prossima mano: /tavolo inizia."
+            if view.can_start
+            else f"Servono almeno {view.variant.min_players} giocatori seduti per iniziare."
+        )
+        embed.add_field(name="Tra una mano e l'altra", value="\n".join(state), inline=False)
+    if creator_id is not None:
+        embed.set_footer(
+            text="Chi ha aperto il tavolo (o chi gestisce il server) può chiuderlo con /tavolo chiudi."
+        )
+    return embed
+
+
+def rules_embed(options: TableOptions) -> discord.Embed:
+    """The rules of this table in a few lines, from its options (RULES §2-§5)."""
+    variant = options.variant
+    embed = discord.Embed(title=f"Regole del tavolo: {variant_name(variant)}", colour=COLOUR)
+    lines: list[str] = []
+    if variant is Variant.ITALIANA:
+        if options.mazzo is Mazzo.AMERICANO:
+            deck = "mazzo americano da 52 carte, punteggi internazionali (il full batte il colore)"
+        elif options.mazzo is Mazzo.TRENTADUE:
+            deck = "sempre 32 carte (dal 7 all'asso)"
+        else:
+            deck = (
+                "mazzo secondo i giocatori: la carta più bassa è 11 meno il numero di giocatori "
+                "(4 giocatori: dal 7)"
+            )
+        lines += [
+            f"Da 2 a {variant.max_players} giocatori; {deck}.",
+            "Cinque carte a testa; "
+            + (
+                "il full batte il colore; a punti uguali il piatto si divide."
+                if options.mazzo is Mazzo.AMERICANO
+                else "il colore batte il full; i semi spareggiano: ♥ > ♦ > ♣ > ♠."
+            ),
+            f"Invito: {chips(options.invito)} ({'tutti' if options.invito_tutti else 'il mazziere'}); "
+            f"cip: {chips(options.cip)}; puntate e rilanci fino al piatto (pot limit).",
+            "Per aprire serve almeno una coppia di jack (se nessuno apre: di donne, poi di re) "
+            "o quattro carte di scala reale aperta da entrambi i lati.",
+            f"Buio: il primo di mano può aprire al buio pagando {options.buio_multiplo} volte il piatto "
+            "(solo con apertura a jack e almeno 3 giocatori); controbuio con almeno 4"
+            + ("; contro-controbuio con almeno 5." if options.controcontrobuio else "."),
+            f"Cambio: da 1 a {options.max_cambio} carte, oppure servito.",
+            "Se tutti dicono paròl il piatto resta per la mano dopo (piatto di paròl).",
+        ]
+    elif variant is Variant.TRENTADUE:
+        lines += [
+            f"Da 2 a {variant.max_players} giocatori, 32 carte (dal 7 all'asso); il colore batte il full.",
+            f"Bui: piccolo {chips(options.cip // 2)}, grande {chips(options.cip)}"
+            + (f"; Over di {chips(2 * options.cip)} con più di 3 giocatori." if options.over else "."),
+            f"Puntate: {LIMIT_NAMES[options.limit]}; nessun requisito per aprire.",
+            "Cambio fino a 4 carte, poi un secondo giro di puntate.",
+            "I semi spareggiano i punti uguali (♥ > ♦ > ♣ > ♠)."
+            if options.semi
+            else "I semi non contano: a punti uguali il piatto si divide.",
+        ]
+    else:
+        big = 2 * options.cip
+        lines += [
+            f"Da 2 a {variant.max_players} giocatori, 52 carte, punteggi internazionali.",
+            f"Bui: piccolo {chips(options.cip // 2)}, grande {chips(options.cip)}.",
+            f"Puntate: {LIMIT_NAMES[options.limit]}"
+            + (
+                f" (puntata piccola {chips(options.cip)} prima del flop e al flop, grande {chips(big)} "
+                "al turn e al river; al massimo una puntata e tre rilanci per giro)."
+                if options.limit is Limit.FISSO
+                else "."
+            ),
+            "Due carte a testa, poi flop, turn e river; "
+            "vince la miglior combinazione di cinque carte su sette.",
+            "A punti uguali il piatto si divide.",
+        ]
+    lines += [
+        f"Tempo per ogni decisione: {options.timeout} secondi; chi non risponde fa paròl se può, "
+        "altrimenti passa; dopo due volte di fila resta fuori finché non torna.",
+        "Chi va tutto dentro gioca solo i piatti a cui ha contribuito; nelle divisioni la fiche "
+        "dispari va al primo vincitore alla sinistra del mazziere.",
+    ]
+    embed.description = "\n".join(f"• {line}" for line in lines)
+    return embed
+
+
+# Events -----------------------------------------------------------------------------------------
+
+
+def public_events(events: Iterable[Event]) -> list[Event]:
+    """Only what the whole table may see: private events (a player's cards) never pass."""
+    return [event for event in events if event.private_to is None]
+
+
+def event_text(event: Event) -> str | None:
+    """One line for a public event, or None for events the table message shows by itself."""
+    if event.private_to is not None:
+        return None
+    match event:
+        case HandStarted():
+            level = (
+                f", si apre con coppia di {level_name(event.opening_level)}"
+                if event.opening_level is not None
+                else ""
+            )
+            carried = f", nel piatto {chips(event.carried)} dalla mano prima" if event.carried else ""
+            return (
+                f"**Mano n. {event.hand_number}**: mazziere {mention(event.dealer)}, "
+                f"{len(event.players)} giocatori, mazzo da {event.deck_size} carte{level}{carried}."
+            )
+        case ChipsPosted():
+            return f"{mention(event.player)} mette {event.kind.value}: {chips(event.amount)}."
+        case HandSkipped():
+            return f"{mention(event.player)} salta la mano (deve {chips(event.debt)})."
+        case StreetStarted():
+            board = f": {format_cards(event.board)}" if event.board else ""
+            return f"— {event.street.value.capitalize()}{board}"
+        case ActionTaken():
+            word = _ACTION_WORDS.get(event.kind.value, event.kind.value)
+            amount = f" {chips(event.amount)}" if event.amount and event.kind.value not in ("cambio",) else ""
+            if event.kind.value == "cambio":
+                amount = f" {event.amount} carte"
+            return f"{mention(event.player)} {word}{amount}{' (tutto dentro)' if event.all_in else ''}."
+        case PlayerTimedOut():
+            said = _ACTION_WORDS.get(event.kind.value, event.kind.value)
+            return f"{mention(event.player)} non risponde in tempo: {said}."
+        case CardBurnt():
+            return "Una carta viene bruciata."
+        case DiscardsReshuffled():
+            return f"Il mazzo è finito: {event.count} carte scartate vengono rimescolate."
+        case BetReturned():
+            return f"{chips(event.amount)} non chiamate tornano a {mention(event.player)}."
+        case HandShown():
+            return f"{mention(event.player)} mostra {format_cards(event.cards)}: {event.hand}."
+        case HandMucked():
+            return f"{mention(event.player)} non mostra le carte."
+        case PotAwarded():
+            name = "il piatto" if event.pot == 0 else f"il piatto laterale {event.pot}"
+            if len(event.winners) == 1:
+                return f"{mention(event.winners[0])} vince {name}: {chips(event.amount)}."
+            split = ", ".join(
+                f"{mention(w)} {chips(s)}" for w, s in zip(event.winners, event.shares, strict=True)
+            )
+            return f"{name.capitalize()} ({chips(event.amount)}) si divide: {split}."
+        case OpeningShown():
+            return f"Carte di apertura di {mention(event.player)}: {format_cards(event.cards)}."
+        case HandVoid():
+            return (
+                f"Nessuno apre: il piatto di {chips(event.carried)} resta, "
+                f"la prossima mano si apre con coppia di {level_name(event.next_level)}."
+            )
+        case PotCarried():
+            return f"Tutti paròl: il piatto di {chips(event.carried)} passa alla mano successiva."
+        case PlayerSat():
+            waits = " (gioca dalla prossima mano)" if event.waits else ""
+            return f"{mention(event.player)} si siede con {chips(event.stack)}{waits}."
+        case PlayerLeft():
+            why = "ha finito le fiches e lascia" if event.busted else "lascia"
+            return f"{mention(event.player)} {why} il tavolo."
+        case StackReleased():
+            return f"{chips(event.amount)} tornano nel saldo di {mention(event.player)}."
+        case PlayerSatOut():
+            why = " per i tempi scaduti" if event.timeouts else ""
+            return f"{mention(event.player)} resta fuori dal gioco{why}."
+        case PlayerCameBack():
+            return f"{mention(event.player)} torna in gioco."
+        case PotUpdated() | HandEnded():
+            return None
+    return None
+
+
+def events_text(events: Iterable[Event]) -> str:
+    lines = [text for event in public_events(events) if (text := event_text(event))]
+    return "\n".join(lines)

@@ -1,0 +1,198 @@
+"""/tavolo: open, join, leave, start, show, explain and close the table of a channel or thread.
+
+Every subcommand that touches a table runs under the table's lock (`TableRegistry.locked`) and
+answers while still holding it, so two commands in one channel are handled, and shown, in order.
+The engine validates the options and the seats, the ledger the chips; this cog only translates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.i18n import T, localized_options
+from bot.storage import MAX_CHIPS
+from bot.tables import TABLE_EXISTS, LiveTable
+from bot.tree import guild_id_of
+from cogs import render
+from engine.events import Event, PlayerLeft, StackReleased
+from engine.options import TableOptions
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+DEFAULT_BUYIN_CIPS = 100
+"""Without an amount, a player brings 100 minimum bets (or his whole balance, if smaller)."""
+
+CLOSE_REFUSED = "Solo chi ha aperto il tavolo o chi ha il permesso «Gestisci server» può chiuderlo."
+START_REFUSED = "Solo chi è seduto al tavolo può iniziare la mano."
+EMPTY_BALANCE = (
+    "Il tuo saldo è vuoto: ritira il /bonus giornaliero o chiedi un accredito a chi gestisce il server."
+)
+
+
+def _channel_id(interaction: discord.Interaction) -> int:
+    if interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.channel_id
+
+
+@app_commands.guild_only()
+class Tavolo(
+    commands.GroupCog, group_name=T("tavolo"), group_description=T("Un tavolo da poker in questo canale")
+):
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _reply(
+        self, interaction: discord.Interaction, live: LiveTable, text: str, events: list[Event] | None = None
+    ) -> None:
+        lines = [text] if text else []
+        if events:
+            told = render.events_text(events)
+            if told:
+                lines.append(told)
+        embed = render.table_embed(live.view(), live.options, creator_id=live.creator_id)
+        await interaction.response.send_message("\n".join(lines) or None, embed=embed)
+
+    @app_commands.command(name=T("nuovo"), description=T("Apri un tavolo in questo canale (o thread)"))
+    @localized_options(
+        variante="Il gioco: poker tradizionale, 32 carte o Texas Hold'em",
+        cip="La puntata minima (cip); nel 32carte e nel texas è il buio grande",
+        invito="L'invito (solo poker tradizionale); se manca vale quanto il cip",
+        limite="Il limite delle puntate (32carte e texas)",
+        mazzo="Il mazzo del poker tradizionale",
+        max_cambio="Quante carte si possono cambiare al massimo (poker tradizionale)",
+        invito_tutti="Tutti mettono l'invito, non solo il mazziere",
+        buio_multiplo="Il buio costa questo multiplo del piatto",
+        controcontrobuio="Permetti il contro-controbuio (almeno 5 giocatori)",
+        over="Con più di 3 giocatori si mette anche l'Over (32carte)",
+        semi="I semi spareggiano i punti uguali (32carte)",
+        tempo="Secondi a disposizione per ogni decisione",
+    )
+    @app_commands.choices(
+        variante=[
+            Choice(name=T("Poker tradizionale (italiana)"), value="italiana"),
+            Choice(name=T("32 Card Draw (32carte)"), value="32carte"),
+            Choice(name=T("Texas Hold'em"), value="texas"),
+        ],
+        limite=[
+            Choice(name=T("Limite fisso"), value="fisso"),
+            Choice(name=T("Pot limit"), value="potlimit"),
+            Choice(name=T("No limit"), value="nolimit"),
+        ],
+        mazzo=[
+            Choice(name=T("Automatico (11 meno i giocatori)"), value="auto"),
+            Choice(name=T("Sempre 32 carte"), value="32"),
+            Choice(name=T("Americano (52 carte, punteggi internazionali)"), value="americano"),
+        ],
+    )
+    async def nuovo(
+        self,
+        interaction: discord.Interaction,
+        variante: str,
+        cip: app_commands.Range[int, 1, 1_000_000] = 10,
+        invito: app_commands.Range[int, 1, 1_000_000] | None = None,
+        limite: str | None = None,
+        mazzo: str = "auto",
+        max_cambio: app_commands.Range[int, 4, 5] = 4,
+        invito_tutti: bool = False,
+        buio_multiplo: app_commands.Range[int, 1, 10] = 2,
+        controcontrobuio: bool = False,
+        over: bool = False,
+        semi: bool = True,
+        tempo: app_commands.Range[int, 10, 3600] = 60,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        chosen: dict[str, Any] = {
+            "variant": variante,
+            "cip": cip,
+            "invito": cip if invito is None else invito,
+            "limite": limite,
+            "mazzo": mazzo,
+            "max_cambio": max_cambio,
+            "invito_tutti": invito_tutti,
+            "buio_multiplo": buio_multiplo,
+            "controcontrobuio": controcontrobuio,
+            "over": over,
+            "semi": semi,
+            "timeout": tempo,
+        }
+        options = TableOptions.from_dict(chosen)  # EngineError with the Italian reason
+        channel_id = _channel_id(interaction)
+        async with self.bot.tables.channel(channel_id) as existing:
+            if existing is not None:
+                raise UserError(TABLE_EXISTS)
+            live = await self.bot.tables.create(guild_id, channel_id, interaction.user.id, options)
+            who, what = render.mention(interaction.user.id), render.variant_name(options.variant)
+            text = f"{who} apre un tavolo di {what}: sedetevi con /tavolo siedi."
+            await self._reply(interaction, live, text)
+
+    @app_commands.command(name=T("siedi"), description=T("Siediti al tavolo comprando fiches dal tuo saldo"))
+    @localized_options(buyin="Quante fiches portare al tavolo (se manca: 100 cip)")
+    async def siedi(
+        self, interaction: discord.Interaction, buyin: app_commands.Range[int, 1, MAX_CHIPS] | None = None
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        user_id = interaction.user.id
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            amount = buyin
+            if amount is None:
+                balance = await self.bot.storage.balance(guild_id, user_id)
+                if balance == 0:
+                    raise UserError(EMPTY_BALANCE)
+                amount = min(DEFAULT_BUYIN_CIPS * live.options.cip, balance)
+            events = await self.bot.tables.sit(live, user_id, amount)
+            await self._reply(interaction, live, "", events)
+
+    @app_commands.command(
+        name=T("alzati"), description=T("Alzati dal tavolo: le tue fiches tornano nel saldo")
+    )
+    async def alzati(self, interaction: discord.Interaction) -> None:
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            events, paid = await self.bot.tables.leave(live, interaction.user.id)
+            who = render.mention(interaction.user.id)
+            if paid is None:
+                text = f"{who} lascia il tavolo: le sue fiches tornano nel saldo alla fine della mano."
+            else:
+                text = f"{who} lascia il tavolo: {render.chips(paid)} tornano nel suo saldo."
+            shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
+            await self._reply(interaction, live, text, shown)
+
+    @app_commands.command(name=T("inizia"), description=T("Inizia la prossima mano"))
+    async def inizia(self, interaction: discord.Interaction) -> None:
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            if not live.seated(interaction.user.id):
+                raise UserError(START_REFUSED)
+            events = await self.bot.tables.start_hand(live)
+            await self._reply(interaction, live, "", events)
+
+    @app_commands.command(name=T("stato"), description=T("Mostra il tavolo di questo canale"))
+    async def stato(self, interaction: discord.Interaction) -> None:
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            await self._reply(interaction, live, "")
+
+    @app_commands.command(name=T("regole"), description=T("Le regole di questo tavolo"))
+    async def regole(self, interaction: discord.Interaction) -> None:
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            await interaction.response.send_message(embed=render.rules_embed(live.options))
+
+    @app_commands.command(
+        name=T("chiudi"), description=T("Chiudi il tavolo: le fiches tornano nei saldi dei giocatori")
+    )
+    async def chiudi(self, interaction: discord.Interaction) -> None:
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
+                raise UserError(CLOSE_REFUSED)
+            payouts = await self.bot.tables.close(live)
+            await interaction.response.send_message(render.close_text(interaction.user.id, payouts))
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Tavolo(bot))
