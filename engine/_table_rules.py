@@ -1,0 +1,82 @@
+"""Pure rule helpers of the table: the opening requirement and the deck of a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
+from engine.errors import EngineError
+from engine.options import Mazzo, TableOptions, Variant
+from engine.ranking import Category, Ranking, evaluate
+
+__all__ = ["LEVEL_NAMES", "deck_for_hand", "opening_cards"]
+
+LEVEL_NAMES = {11: "J", 12: "Q", 13: "K"}
+
+
+def deck_for_hand(options: TableOptions, players: int) -> tuple[int, Ranking]:
+    """Deck size and ranking of one hand (RULES §2 *Players and deck*, §3, §4)."""
+    variant = options.variant
+    if variant is Variant.TEXAS:
+        return 52, Ranking.INTERNAZIONALE
+    if variant is Variant.TRENTADUE:
+        return 32, Ranking.ITALIANA
+    if options.mazzo is Mazzo.AMERICANO:
+        return 52, Ranking.INTERNAZIONALE
+    if options.mazzo is Mazzo.TRENTADUE:
+        if players * 5 > 32:
+            raise EngineError("Con il mazzo da 32 carte si gioca al massimo in 6.")
+        return 32, Ranking.ITALIANA
+    return deck_size_for_players(players), Ranking.ITALIANA
+
+
+def _bilateral_four(cards: Sequence[Card], lowest_rank: int) -> tuple[Card, ...] | None:
+    """Four consecutive cards of one suit a card of the deck completes at either end.
+
+    Below the lowest rank the ace completes (A-7-8-9-10 is the minima), so the run may start at
+    the lowest rank; it must end by the king so that a card above exists too.
+    """
+    by_suit: dict[int, dict[int, Card]] = {}
+    for card in cards:
+        by_suit.setdefault(card.suit, {})[card.rank] = card
+    for ranks in by_suit.values():
+        if len(ranks) < 4:
+            continue
+        for low in range(lowest_rank, 11):
+            run = [ranks.get(r) for r in range(low, low + 4)]
+            if all(run):
+                return tuple(c for c in run if c is not None)
+    return None
+
+
+def opening_cards(
+    cards: Sequence[Card], level: int, ranking: Ranking, lowest_rank: int
+) -> tuple[Card, ...] | None:
+    """The cards that justify an opening at ``level`` (RULES §2.4), or None when it is refused.
+
+    A pair of the level or higher shows the pair; a better hand shows its five cards; a
+    bilateral four-card straight flush shows the four. Counting ranks settles most hands without
+    the evaluator, which only runs when it can matter (doppia coppia and up, or no pair at all).
+    """
+    by_rank: dict[int, list[Card]] = {}
+    for card in cards:
+        by_rank.setdefault(card.rank, []).append(card)
+    groups = [group for group in by_rank.values() if len(group) >= 2]
+    if len(groups) == 1 and len(groups[0]) == 2:
+        if groups[0][0].rank >= level:
+            return tuple(groups[0])
+        return _bilateral_four(cards, lowest_rank)
+    value = evaluate(cards, ranking=ranking, lowest_rank=lowest_rank)
+    if value.category is not Category.CARTA_ALTA:
+        return value.cards
+    return _bilateral_four(cards, lowest_rank)
+
+
+def lowest_rank(size: int) -> int:
+    return lowest_rank_for_deck(size)
+
+
+@cache
+def full_deck(size: int) -> tuple[Card, ...]:
+    return tuple(deck(size))

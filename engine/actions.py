@@ -1,0 +1,47 @@
+"""The words a player says at the table, and the legal ranges the engine offers.
+
+Amount units follow DESIGN.md: ``APRO``, ``PUNTO``, ``BUIO`` and ``CONTROBUIO`` name the chips put
+in; ``RILANCIO`` names the raise over the call ("vedo e rilancio di 20").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.cards import Card
+
+__all__ = ["Action", "ActionKind", "LegalAction"]
+
+
+class ActionKind(StrEnum):
+    APRO = "apro"
+    PASSO = "passo"
+    VEDO = "vedo"
+    RILANCIO = "rilancio"
+    PAROL = "parol"
+    PUNTO = "punto"
+    SERVITO = "servito"
+    CAMBIO = "cambio"
+    BUIO = "buio"
+    CONTROBUIO = "controbuio"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: ``cards`` are the discards of ``CAMBIO``; ``amount`` as in the module doc."""
+
+    player: int
+    kind: ActionKind
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """What the player to act may say. ``min``/``max`` are amounts for bets and raises, the
+    number of cards for ``CAMBIO``, and 0 for words without an amount."""
+
+    kind: ActionKind
+    min: int = 0
+    max: int = 0

@@ -1,0 +1,1426 @@
+"""The table of one channel: a state machine that plays hand after hand (RULES §2-§5).
+
+Design: plain lists indexed by seat and a handful of ints, so an action costs a few list
+operations. Every public method validates completely before it changes anything, so a refused
+request (``EngineError``) leaves the table as it was. Each call returns the events it produced;
+a player's cards are only ever in events addressed to him until showdown.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+from engine._table_rules import LEVEL_NAMES, deck_for_hand, full_deck, lowest_rank, opening_cards
+from engine._table_view import SeatView, TableView
+from engine.actions import Action, ActionKind, LegalAction
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.events import (
+    ActionTaken,
+    BetReturned,
+    CardBurnt,
+    CardsDealt,
+    CardsDrawn,
+    ChipsPosted,
+    DiscardsReshuffled,
+    Event,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandSkipped,
+    HandStarted,
+    HandVoid,
+    OpeningShown,
+    PlayerCameBack,
+    PlayerLeft,
+    PlayerSat,
+    PlayerSatOut,
+    PlayerTimedOut,
+    PostKind,
+    PotAwarded,
+    PotCarried,
+    PotUpdated,
+    StackReleased,
+    Street,
+    StreetStarted,
+)
+from engine.options import Limit, TableOptions, Variant
+from engine.pots import build_pots, split
+from engine.ranking import HandValue, Ranking, evaluate, fast_evaluator, winners_from_strengths
+
+__all__ = ["LegalAction", "SeatView", "Table", "TableView"]
+
+K = ActionKind
+_J, _K = 11, 13
+_BETTING = frozenset(
+    {Street.PRIMO_GIRO, Street.SECONDO_GIRO, Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER}
+)
+_STATE_VERSION = 1
+
+
+_PASSO = LegalAction(ActionKind.PASSO)
+_PAROL = LegalAction(ActionKind.PAROL)
+_SERVITO = LegalAction(ActionKind.SERVITO)
+
+
+_LEGAL_CACHE: dict[tuple[ActionKind, int, int], LegalAction] = {}
+
+
+def _legal_action(kind: ActionKind, low: int, high: int) -> LegalAction:
+    """Legal actions are immutable values: share them instead of building one per query."""
+    key = (kind, low, high)
+    found = _LEGAL_CACHE.get(key)
+    if found is None:
+        if len(_LEGAL_CACHE) > 50_000:
+            _LEGAL_CACHE.clear()
+        found = _LEGAL_CACHE[key] = LegalAction(kind, low, high)
+    return found
+
+
+def _chips(n: int) -> str:
+    return "1 fiche" if n == 1 else f"{n} fiche"
+
+
+class Table:
+    """One poker table, hand after hand. See DESIGN.md "Table seam"."""
+
+    def __init__(self, options: TableOptions, rng: random.Random | None = None) -> None:
+        self.options = options
+        self._options_dict = options.to_dict()
+        self._cambio = LegalAction(ActionKind.CAMBIO, 1, options.max_draw)
+        self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
+        n = options.max_seats
+        self._n = n
+        self._pid: list[int | None] = [None] * n
+        self._stack = [0] * n
+        self._sitting_out = [False] * n
+        self._timeouts = [0] * n
+        self._leaving = [False] * n
+        self._dealer: int | None = None
+        self._hand_number = 0
+        self._level = _J
+        self._carried = 0
+        self._carried_by: dict[int, int] = {}
+        self._parol_target = 0
+        self._parol_paid: dict[int, int] = {}
+        self._no_invito = False
+        self._reset_hand_state()
+        self._record: dict[str, Any] | None = None
+        self._replay_shuffles: list[list[int]] | None = None
+
+    # ------------------------------------------------------------------ hand state
+
+    def _reset_hand_state(self) -> None:
+        n = self._n
+        self._street: Street | None = None
+        self._order: list[int] = []
+        self._pos: dict[int, int] = {}
+        self._in_hand = [False] * n
+        self._folded = [True] * n
+        self._bet = [0] * n
+        self._committed = [0] * n
+        self._put = [0] * n  # everything this hand: antes, debts, bets (for the carried pot)
+        self._debt_paid = [0] * n
+        self._cards: list[list[Card]] = [[] for _ in range(n)]
+        self._acted = [False] * n
+        self._seen = [0] * n
+        self._drawn: list[int | None] = [None] * n
+        self._draw_req: dict[int, tuple[Card, ...]] = {}
+        self._dead = 0
+        self._pot = 0
+        self._to_act: int | None = None
+        self._legal_cache: list[LegalAction] | None = None
+        self._cur_bet = 0
+        self._min_raise = 0
+        self._full_raises = 0
+        self._round_bets = 0  # bets and full raises this round (fixed-limit cap)
+        self._aggressor: int | None = None
+        self._stock: list[Card] = []
+        self._muck: list[Card] = []
+        self._board: list[Card] = []
+        self._opener: int | None = None
+        self._opening_cards: tuple[Card, ...] = ()
+        self._lowest = 2
+        self._ranking = Ranking.INTERNAZIONALE
+        self._deck_size = 52
+        # Buio phase (italiana).
+        self._ask: tuple[int, str] | None = None
+        self._blinds: list[int] = []
+        self._matched: set[int] = set()
+        self._prev_matched: set[int] = set()
+        self._raise_rights: set[int] | None = None
+        self._last_blind: int | None = None
+        self._first_second: int | None = None  # 32carte: seat of the last blind
+
+    # ------------------------------------------------------------------ helpers
+
+    def _seat_of(self, player: int) -> int:
+        for seat, pid in enumerate(self._pid):
+            if pid == player:
+                return seat
+        raise EngineError("Non sei seduto a questo tavolo.")
+
+    def _running(self) -> bool:
+        return self._street is not None
+
+    @property
+    def hand_running(self) -> bool:
+        return self._street is not None
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self._to_act is None else self._pid[self._to_act]
+
+    @property
+    def street(self) -> Street | None:
+        return self._street
+
+    @property
+    def hand_number(self) -> int:
+        return self._hand_number
+
+    def _record_op(self, *op: Any) -> None:
+        if self._record is not None and self._street is not None:
+            self._record["ops"].append(list(op))
+
+    def _debt_of(self, pid: int) -> int:
+        if not self._parol_target:
+            return 0
+        return max(0, self._parol_target - self._parol_paid.get(pid, 0))
+
+    # ------------------------------------------------------------------ seating
+
+    def sit(self, player: int, stack: int) -> list[Event]:
+        """Take the first free seat; during a hand the player waits for the next one."""
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
+            raise EngineError("Per sederti servono almeno 1 fiche.")
+        if player in self._pid:
+            raise EngineError("Sei già seduto a questo tavolo.")
+        try:
+            seat = self._pid.index(None)
+        except ValueError:
+            raise EngineError(f"Il tavolo è pieno: al massimo {self._n} giocatori.") from None
+        self._record_op("sit", player, stack)
+        self._pid[seat] = player
+        self._stack[seat] = stack
+        self._sitting_out[seat] = False
+        self._timeouts[seat] = 0
+        self._leaving[seat] = False
+        self._folded[seat] = True
+        self._in_hand[seat] = False
+        return [PlayerSat(player, seat, stack, self._running())]
+
+    def leave(self, player: int) -> list[Event]:
+        """Leave the table. During a hand a dealt-in player is folded at once; his stack is
+        released now and his seat frees when the hand ends (his chips in the pot stay there)."""
+        seat = self._seat_of(player)
+        if self._leaving[seat]:
+            raise EngineError("Hai già lasciato il tavolo: il posto si libera a fine mano.")
+        self._record_op("leave", player)
+        events: list[Event] = []
+        amount = self._stack[seat]
+        self._stack[seat] = 0
+        events.append(StackReleased(player, amount))
+        if self._running() and self._in_hand[seat]:
+            self._leaving[seat] = True
+            if not self._folded[seat]:
+                self._fold_out_of_turn(seat, events)
+        else:
+            self._pid[seat] = None
+            self._sitting_out[seat] = False
+            self._timeouts[seat] = 0
+            events.append(PlayerLeft(player, seat, False))
+        return events
+
+    def sit_out(self, player: int) -> list[Event]:
+        """Stop being dealt in; during a hand the engine plays his turns as timeouts would."""
+        seat = self._seat_of(player)
+        if self._sitting_out[seat]:
+            raise EngineError("Sei già fuori dal gioco.")
+        self._record_op("sit_out", player)
+        self._sitting_out[seat] = True
+        events: list[Event] = [PlayerSatOut(player, False)]
+        self._autoplay(events)
+        return events
+
+    def come_back(self, player: int) -> list[Event]:
+        seat = self._seat_of(player)
+        if not self._sitting_out[seat]:
+            raise EngineError("Sei già in gioco.")
+        self._record_op("come_back", player)
+        self._sitting_out[seat] = False
+        self._timeouts[seat] = 0
+        return [PlayerCameBack(player)]
+
+    # ------------------------------------------------------------------ starting a hand
+
+    def _participants(self) -> tuple[list[int], list[tuple[int, int]]]:
+        """Seats dealt in next hand, and (seat, debt) of those who cannot pay a paròl debt."""
+        playing: list[int] = []
+        skipped: list[tuple[int, int]] = []
+        for seat, pid in enumerate(self._pid):
+            if pid is None or self._sitting_out[seat] or self._stack[seat] <= 0:
+                continue
+            debt = self._debt_of(pid)
+            if debt and self._stack[seat] < debt:
+                skipped.append((seat, debt))
+                continue
+            playing.append(seat)
+        return playing, skipped
+
+    def can_start(self) -> bool:
+        return not self._running() and len(self._participants()[0]) >= 2
+
+    def start_hand(self, deck: Sequence[Card] | None = None) -> list[Event]:
+        """Deal a new hand. ``deck`` (tests, replays) gives the top of the deck in order; the
+        rest of the deck follows in its natural order."""
+        if self._running():
+            raise EngineError("C'è già una mano in corso.")
+        playing, skipped = self._participants()
+        if len(playing) < 2:
+            raise EngineError("Servono almeno 2 giocatori in gioco per dare le carte.")
+        size, ranking = deck_for_hand(self.options, len(playing))
+        ordered = list(full_deck(size))
+        if deck is not None:
+            given = list(deck)
+            if len(set(given)) != len(given):
+                raise EngineError("Il mazzo indicato contiene una carta due volte.")
+            low = lowest_rank(size)
+            for card in given:
+                if card.rank < low:
+                    raise EngineError(f"La carta {card} non fa parte del mazzo da {size} carte.")
+            taken = set(given)
+            rest = [c for c in ordered if c not in taken]
+            ordered = given + rest
+        # Validated: from here on the hand starts.
+        start_state = self.to_dict()
+        if deck is None:
+            ordered = self._shuffle(ordered, initial=True)
+        self._reset_hand_state()
+        self._record = {
+            "version": _STATE_VERSION,
+            "start": start_state,
+            "deck": ordered,  # Card objects; codes only when the record is asked for
+            "reshuffles": [],
+            "ops": [],
+            "end": None,
+        }
+        self._deck_size, self._ranking, self._lowest = size, ranking, lowest_rank(size)
+        self._stock = ordered[::-1]
+        # Dealer: one seat clockwise among those dealt in, void hands included.
+        n = self._n
+        previous = self._dealer if self._dealer is not None else n - 1
+        in_play = set(playing)
+        dealer = next(s for s in ((previous + k) % n for k in range(1, n + 1)) if s in in_play)
+        self._dealer = dealer
+        self._hand_number += 1
+        self._order = sorted(playing, key=lambda s: (s - dealer - 1) % n)
+        self._pos = {s: i for i, s in enumerate(self._order)}
+        for s in self._order:
+            self._in_hand[s] = True
+            self._folded[s] = False
+        self._street = Street.BUIO  # running from here on
+        self._legal_cache = None
+        variant = self.options.variant
+        pids = self._pid
+        events: list[Event] = [
+            HandStarted(
+                self._hand_number,
+                pids[dealer] or 0,
+                tuple(pids[s] or 0 for s in self._order),
+                size,
+                self._level if variant is Variant.ITALIANA else None,
+                self._carried,
+            )
+        ]
+        for seat, debt in skipped:
+            events.append(HandSkipped(pids[seat] or 0, debt))
+        if variant is Variant.ITALIANA:
+            self._start_italiana(events)
+        elif variant is Variant.TRENTADUE:
+            self._start_trentadue(events)
+        else:
+            self._start_texas(events)
+        self._autoplay(events)
+        return events
+
+    def _post_dead(self, seat: int, amount: int, kind: PostKind, events: list[Event]) -> None:
+        amount = min(amount, self._stack[seat])
+        if amount <= 0:
+            return
+        self._stack[seat] -= amount
+        self._dead += amount
+        self._pot += amount
+        self._put[seat] += amount
+        events.append(ChipsPosted(self._pid[seat] or 0, kind, amount))
+
+    def _post_blind(self, seat: int, amount: int, kind: PostKind, events: list[Event]) -> None:
+        amount = min(amount, self._stack[seat])
+        self._pay(seat, amount)
+        events.append(ChipsPosted(self._pid[seat] or 0, kind, amount))
+
+    def _pay(self, seat: int, amount: int) -> None:
+        self._stack[seat] -= amount
+        self._bet[seat] += amount
+        self._committed[seat] += amount
+        self._put[seat] += amount
+        self._pot += amount
+
+    def _deal(self, count: int, events: list[Event]) -> None:
+        stock = self._stock
+        seats = [s for s in self._order if not self._folded[s]]
+        for _ in range(count):
+            for s in seats:
+                self._cards[s].append(stock.pop())
+        for s in seats:
+            pid = self._pid[s] or 0
+            events.append(CardsDealt(pid, tuple(self._cards[s]), private_to=pid))
+
+    def _start_italiana(self, events: list[Event]) -> None:
+        opts = self.options
+        if self._carried:
+            self._dead += self._carried
+            self._pot += self._carried
+            self._carried = 0
+        for s in self._order:
+            pid = self._pid[s] or 0
+            debt = self._debt_of(pid)
+            if debt:
+                self._post_dead(s, debt, PostKind.DEBITO, events)
+                self._debt_paid[s] = debt
+        skip_invito, self._no_invito = self._no_invito, False  # only the hand right after a paròl
+        if not skip_invito:
+            dealer = self._dealer
+            assert dealer is not None
+            for s in self._order if opts.invito_tutti else [dealer]:
+                self._post_dead(s, opts.invito, PostKind.INVITO, events)
+        first = self._order[0]
+        buio = opts.buio_multiplo * self._pot
+        if (
+            self._level == _J
+            and not self._parol_target
+            and len(self._order) >= 3
+            and self._stack[first] >= buio > 0
+        ):
+            self._street = Street.BUIO
+            self._ask = (first, "buio")
+            self._to_act = first
+            events.append(StreetStarted(Street.BUIO))
+            return
+        self._end_buio_phase(events)
+
+    def _end_buio_phase(self, events: list[Event]) -> None:
+        self._ask = None
+        self._deal(5, events)
+        if not self._blinds:
+            self._street = Street.APERTURA
+            events.append(StreetStarted(Street.APERTURA))
+            self._to_act = self._next_to_open(self._order[-1])
+            if self._to_act is None:
+                self._void_hand(events)
+            return
+        last = self._blinds[-1]
+        self._last_blind = last
+        self._street = Street.PRIMO_GIRO
+        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._raise_rights = set(self._matched) | {last}
+        top = self._bet[last]
+        below = max((self._bet[s] for s in self._blinds if self._bet[s] < top), default=0)
+        self._cur_bet = top
+        self._min_raise = max(top - below, self.options.cip)
+        self._full_raises = 0
+        self._round_bets = 1
+        self._aggressor = last
+        self._to_act = self._next_bettor(last)
+        if self._to_act is None:
+            self._end_round(events)
+
+    def _start_trentadue(self, events: list[Event]) -> None:
+        cip = self.options.cip
+        order = self._order
+        blinds = [(order[0], cip // 2, PostKind.PICCOLO_BUIO), (order[1], cip, PostKind.GRANDE_BUIO)]
+        if self.options.over and len(order) > 3:
+            blinds.append((order[2], 2 * cip, PostKind.OVER))
+        for seat, amount, kind in blinds:
+            self._post_blind(seat, amount, kind, events)
+        self._deal(5, events)
+        self._first_second = blinds[-1][0]
+        self._street = Street.PRIMO_GIRO
+        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._open_round(preserve_bets=True)
+        self._to_act = self._next_bettor(blinds[-1][0])
+        if self._to_act is None:
+            self._end_round(events)
+
+    def _start_texas(self, events: list[Event]) -> None:
+        cip = self.options.cip
+        order = self._order
+        if len(order) == 2:
+            sb, bb = order[1], order[0]  # heads-up: the button posts the small blind
+        else:
+            sb, bb = order[0], order[1]
+        self._post_blind(sb, cip // 2, PostKind.PICCOLO_BUIO, events)
+        self._post_blind(bb, cip, PostKind.GRANDE_BUIO, events)
+        self._deal(2, events)
+        self._street = Street.PREFLOP
+        events.append(StreetStarted(Street.PREFLOP))
+        self._open_round(preserve_bets=True)
+        self._to_act = self._next_bettor(bb)
+        if self._to_act is None:
+            self._end_round(events)
+
+    def _open_round(self, preserve_bets: bool = False) -> None:
+        for s in self._order:
+            self._acted[s] = False
+            self._seen[s] = 0
+            if not preserve_bets:
+                self._bet[s] = 0
+        self._cur_bet = max(self._bet[s] for s in self._order) if preserve_bets else 0
+        self._min_raise = self._bet_size()
+        self._full_raises = 0
+        self._round_bets = 1 if self._cur_bet else 0
+        self._raise_rights = None
+        if self.options.variant is not Variant.ITALIANA:
+            self._aggressor = None
+
+    def _bet_size(self) -> int:
+        """The minimum bet; the fixed bet in fixed limit (big bet on turn and river)."""
+        cip = self.options.cip
+        if self.options.limit is Limit.FISSO and self._street in (Street.TURN, Street.RIVER):
+            return 2 * cip
+        return cip
+
+    # ------------------------------------------------------------------ shuffling
+
+    def _shuffle(self, cards: list[Card], initial: bool = False) -> list[Card]:
+        """A uniform random order: sorting by independent random floats (53 bits each, so a tie
+        is practically impossible) costs one C call per card instead of ``shuffle``'s Python
+        loop. Reshuffles are recorded so that a replay deals the same cards."""
+        if not initial and self._replay_shuffles:
+            cards = [Card.from_code(c) for c in self._replay_shuffles.pop(0)]
+        else:
+            key = self._rng.random
+            cards = sorted(cards, key=lambda _card: key())
+        if not initial and self._record is not None:
+            self._record["reshuffles"].append([c.code for c in cards])
+        return cards
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        """What the player to act may say now (empty when nobody is to act)."""
+        seat = self._to_act
+        if seat is None:
+            return ()
+        return tuple(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[LegalAction]:
+        """The legal list of the player to act, computed once per state."""
+        cached = self._legal_cache
+        if cached is None:
+            cached = self._legal_cache = self._legal(seat)
+        return cached
+
+    def _legal(self, s: int) -> list[LegalAction]:
+        street = self._street
+        if street is Street.BUIO:
+            assert self._ask is not None
+            what = self._ask[1]
+            amount = self._ask_amount()
+            if what == "buio":
+                return [_legal_action(K.BUIO, amount, amount), LegalAction(K.PASSO)]
+            if what == "controbuio":
+                return [_legal_action(K.CONTROBUIO, amount, amount), LegalAction(K.PASSO)]
+            return [_legal_action(K.VEDO, amount, amount), LegalAction(K.PASSO)]
+        if street is Street.APERTURA:
+            stack = self._stack[s]
+            low = min(self.options.cip, stack)
+            high = max(low, min(self._pot, stack))
+            return [_legal_action(K.APRO, low, high), _PASSO]
+        if street is Street.CAMBIO:
+            return [_SERVITO, self._cambio]
+        return self._betting_legal(s)
+
+    def _ask_amount(self) -> int:
+        assert self._ask is not None
+        seat, what = self._ask
+        if what == "buio":
+            return self.options.buio_multiplo * self._pot
+        top = max(self._bet[b] for b in self._blinds)
+        if what == "controbuio":
+            return 2 * top
+        return top - self._bet[seat]
+
+    def _betting_legal(self, s: int) -> list[LegalAction]:
+        stack = self._stack[s]
+        facing = self._cur_bet - self._bet[s]
+        out: list[LegalAction] = []
+        if facing > 0:
+            call = min(facing, stack)
+            out.append(_PASSO)
+            out.append(_legal_action(K.VEDO, call, call))
+            r = self._raise_range(s, facing)
+            if r is not None:
+                out.append(_legal_action(K.RILANCIO, r[0], r[1]))
+        else:
+            out.append(_PAROL)
+            if self._cur_bet == 0:
+                b = self._bet_range(s)
+                if b is not None:
+                    out.append(_legal_action(K.PUNTO, b[0], b[1]))
+            else:
+                r = self._raise_range(s, 0)
+                if r is not None:
+                    out.append(_legal_action(K.RILANCIO, r[0], r[1]))
+        return out
+
+    def _others_can_act(self, s: int) -> bool:
+        stack, folded = self._stack, self._folded
+        return any(t != s and not folded[t] and stack[t] > 0 for t in self._order)
+
+    def _bet_range(self, s: int) -> tuple[int, int] | None:
+        stack = self._stack[s]
+        if stack <= 0 or not self._others_can_act(s):
+            return None
+        size = self._bet_size()
+        if stack <= size:
+            return stack, stack
+        limit = self.options.limit
+        if limit is Limit.FISSO:
+            return size, size
+        high = stack if limit is Limit.NOLIMIT else min(stack, self._pot)
+        return size, max(size, high)
+
+    def _raise_range(self, s: int, facing: int) -> tuple[int, int] | None:
+        stack = self._stack[s]
+        avail = stack - facing
+        if avail <= 0:
+            return None
+        if self._raise_rights is not None and s not in self._raise_rights:
+            return None
+        if self._acted[s] and self._seen[s] == self._full_raises:
+            return None  # no full raise since he acted: a short all-in does not reopen
+        if not self._others_can_act(s):
+            return None
+        limit = self.options.limit
+        if limit is Limit.FISSO:
+            if self._round_bets >= 4:
+                return None
+            size = self._bet_size()
+            return (avail, avail) if avail <= size else (size, size)
+        low = self._min_raise
+        if avail <= low:
+            return avail, avail
+        high = avail if limit is Limit.NOLIMIT else min(avail, self._pot + facing)
+        return low, max(low, high)
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, action: Action) -> list[Event]:
+        """Apply one decision of the player to act, or refuse it with ``EngineError``."""
+        return self._act(action, voluntary=True)
+
+    def _act(self, action: Action, voluntary: bool) -> list[Event]:
+        if self._street is None:
+            raise EngineError("Non c'è nessuna mano in corso.")
+        seat = self._to_act
+        if seat is None or self._pid[seat] != action.player:
+            if action.player not in self._pid:
+                raise EngineError("Non sei seduto a questo tavolo.")
+            raise EngineError("Non è il tuo turno.")
+        kind = action.kind
+        if kind.__class__ is not ActionKind:
+            try:
+                kind = ActionKind(kind)
+            except ValueError:
+                raise EngineError(f"Non conosco la parola «{kind}».") from None
+        legal = self._legal_now(seat)
+        for match in legal:
+            if match.kind is kind:
+                break
+        else:
+            words = ", ".join(str(la.kind) for la in legal)
+            raise EngineError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
+        amount = self._check_amount(seat, kind, match, action)
+        cards: tuple[Card, ...] = ()
+        if self._street is Street.CAMBIO:
+            cards = self._check_discards(seat, kind, action.cards)
+        if kind is K.APRO:
+            self._check_opening(seat)
+        # Validated: mutate.
+        self._record_op("act", action.player, kind.value, amount, [c.code for c in cards])
+        if voluntary:
+            self._timeouts[seat] = 0
+        events: list[Event] = []
+        self._apply(seat, kind, amount, cards, events)
+        self._autoplay(events)
+        return events
+
+    def _check_amount(self, seat: int, kind: ActionKind, match: LegalAction, action: Action) -> int:
+        if kind in (K.PASSO, K.PAROL, K.SERVITO, K.CAMBIO):
+            return 0
+        if kind in (K.VEDO, K.BUIO, K.CONTROBUIO):
+            if action.amount is not None and action.amount != match.min:
+                raise EngineError(f"L'importo è fisso: {_chips(match.min)}.")
+            return match.min
+        amount = action.amount
+        if amount is None:
+            raise EngineError("Devi dire quante fiche.")
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise EngineError("L'importo deve essere un numero intero di fiche.")
+        if amount < match.min:
+            if kind is K.RILANCIO:
+                raise EngineError(f"Troppo poco: il rilancio minimo è di {_chips(match.min)}.")
+            raise EngineError(f"Troppo poco: la puntata minima è di {_chips(match.min)}.")
+        if amount > match.max:
+            facing = self._cur_bet - self._bet[seat]
+            if amount + (facing if kind is K.RILANCIO else 0) > self._stack[seat]:
+                raise EngineError(f"Non hai abbastanza fiche: ne hai {self._stack[seat]}.")
+            if self.options.limit is Limit.FISSO:
+                raise EngineError(f"A limite fisso l'importo è {_chips(match.max)}.")
+            raise EngineError(f"Troppo: al massimo puoi mettere {_chips(match.max)} (il limite del piatto).")
+        return amount
+
+    def _check_discards(self, seat: int, kind: ActionKind, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        if kind is K.SERVITO:
+            if cards:
+                raise EngineError("Servito vuol dire che non cambi carte: non indicarne.")
+            return ()
+        if not cards:
+            raise EngineError("Indica le carte che vuoi cambiare.")
+        if len(set(cards)) != len(cards):
+            raise EngineError("Hai indicato due volte la stessa carta.")
+        limit = self.options.max_draw
+        if len(cards) > limit:
+            raise EngineError(f"Puoi cambiare al massimo {limit} carte.")
+        hand = self._cards[seat]
+        for card in cards:
+            if card not in hand:
+                raise EngineError(f"Non hai il {card} in mano.")
+        return tuple(cards)
+
+    def _check_opening(self, seat: int) -> None:
+        found = opening_cards(self._cards[seat], self._level, self._ranking, self._lowest)
+        if found is None:
+            name = LEVEL_NAMES[self._level]
+            raise EngineError(
+                f"Non puoi aprire: serve almeno una coppia di {name}, un punto migliore "
+                "o quattro carte di scala reale bilaterale."
+            )
+        self._opening_cards = found
+
+    def _apply(
+        self, s: int, kind: ActionKind, amount: int, cards: tuple[Card, ...], events: list[Event]
+    ) -> None:
+        self._legal_cache = None
+        street = self._street
+        if street is Street.BUIO:
+            self._apply_buio(s, kind, events)
+        elif street is Street.APERTURA:
+            self._apply_opening(s, kind, amount, events)
+        elif street is Street.CAMBIO:
+            self._apply_draw(s, cards, events)
+        else:
+            self._apply_bet(s, kind, amount, events)
+
+    def _taken(self, s: int, kind: ActionKind, amount: int, put_in: int, events: list[Event]) -> None:
+        events.append(
+            ActionTaken(
+                self._pid[s] or 0,
+                kind,
+                amount,
+                put_in,
+                self._bet[s],
+                self._stack[s] == 0 and not self._folded[s],
+            )
+        )
+
+    # ------------------------------------------------------------------ buio (italiana)
+
+    def _apply_buio(self, s: int, kind: ActionKind, events: list[Event]) -> None:
+        assert self._ask is not None
+        what = self._ask[1]
+        if kind is K.PASSO:
+            self._taken(s, kind, 0, 0, events)
+            self._end_buio_phase(events)
+            return
+        amount = self._ask_amount()
+        self._pay(s, amount)
+        self._taken(s, kind, amount, amount, events)
+        order = self._order
+        players = len(order)
+        top = self._bet[s]
+        if what == "buio":
+            self._blinds = [s]
+            self._matched = set()
+            if players >= 4 and self._stack[order[1]] >= 2 * top:
+                self._ask = (order[1], "controbuio")
+                self._to_act = order[1]
+                return
+        elif what == "controbuio":
+            self._blinds.append(s)
+            self._prev_matched = set(self._matched)
+            self._matched = set()
+            previous = self._blinds[-2]
+            if self._stack[previous] >= top - self._bet[previous]:
+                self._ask = (previous, "match")
+                self._to_act = previous
+                return
+        else:  # a match
+            self._matched.add(s)
+            last = len(self._blinds) - 1
+            index = self._blinds.index(s)
+            if index > 0 and last == 2 and self._blinds[index - 1] in self._prev_matched:
+                earlier = self._blinds[index - 1]
+                if self._stack[earlier] >= self._bet[s] - self._bet[earlier]:
+                    self._ask = (earlier, "match")
+                    self._to_act = earlier
+                    return
+        if self._can_ask_controcontrobuio():
+            nxt = order[2]
+            self._ask = (nxt, "controbuio")
+            self._to_act = nxt
+            return
+        self._end_buio_phase(events)
+
+    def _can_ask_controcontrobuio(self) -> bool:
+        if not self.options.controcontrobuio or len(self._order) < 5 or len(self._blinds) != 2:
+            return False
+        assert self._ask is not None
+        if self._ask[1] == "controbuio" and self._ask[0] == self._order[2]:
+            return False
+        top = max(self._bet[b] for b in self._blinds)
+        return self._stack[self._order[2]] >= 2 * top
+
+    # ------------------------------------------------------------------ opening (italiana)
+
+    def _next_to_open(self, after: int) -> int | None:
+        order = self._order
+        n = len(order)
+        i = self._pos[after]
+        for k in range(1, n + 1):
+            s = order[(i + k) % n]
+            if not self._folded[s] and not self._acted[s] and self._stack[s] > 0:
+                return s
+        return None
+
+    def _apply_opening(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
+        self._acted[s] = True
+        if kind is K.PASSO:
+            self._taken(s, kind, 0, 0, events)
+            self._to_act = self._next_to_open(s)
+            if self._to_act is None:
+                self._void_hand(events)
+            return
+        self._pay(s, amount)
+        self._opener = s
+        self._aggressor = s
+        self._street = Street.PRIMO_GIRO
+        for t in self._order:
+            self._acted[t] = False
+        self._acted[s] = True
+        self._cur_bet = amount
+        self._min_raise = max(amount, self.options.cip)
+        self._full_raises = 1
+        self._seen[s] = 1
+        self._round_bets = 1
+        self._taken(s, kind, amount, amount, events)
+        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._after_bet(s, events)
+
+    # ------------------------------------------------------------------ betting
+
+    def _next_bettor(self, after: int) -> int | None:
+        order = self._order
+        n = len(order)
+        folded, stack, acted, bet = self._folded, self._stack, self._acted, self._bet
+        cur = self._cur_bet
+        able = [t for t in order if not folded[t] and stack[t] > 0]
+        if len(able) == 1 and bet[able[0]] >= cur:
+            return None
+        i = self._pos[after]
+        for k in range(1, n + 1):
+            t = order[(i + k) % n]
+            if folded[t] or stack[t] == 0:
+                continue
+            if not acted[t] or bet[t] < cur:
+                return t
+        return None
+
+    def _apply_bet(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
+        if kind is K.PASSO:
+            self._folded[s] = True
+            self._muck.extend(self._cards[s])
+            self._taken(s, kind, 0, 0, events)
+        elif kind is K.PAROL:
+            self._taken(s, kind, 0, 0, events)
+        elif kind is K.VEDO:
+            put = min(self._cur_bet - self._bet[s], self._stack[s])
+            self._pay(s, put)
+            self._taken(s, kind, put, put, events)
+        else:
+            facing = self._cur_bet - self._bet[s] if kind is K.RILANCIO else 0
+            self._pay(s, facing + amount)
+            self._cur_bet = self._bet[s]
+            if amount >= self._min_raise:
+                self._min_raise = max(amount, self._bet_size())
+                self._full_raises += 1
+                self._round_bets += 1
+            self._raise_rights = None
+            self._aggressor = s
+            self._taken(s, kind, amount, facing + amount, events)
+        self._acted[s] = True
+        self._seen[s] = self._full_raises
+        self._after_bet(s, events)
+
+    def _after_bet(self, s: int, events: list[Event]) -> None:
+        live = [t for t in self._order if not self._folded[t]]
+        if len(live) == 1:
+            self._win_uncontested(live[0], events)
+            return
+        nxt = self._next_bettor(s)
+        if nxt is not None:
+            self._to_act = nxt
+            return
+        self._end_round(events)
+
+    def _return_uncalled(self, events: list[Event]) -> None:
+        top = second = 0
+        top_seat = -1
+        for t in self._order:
+            b = self._bet[t]
+            if b > top:
+                second, top, top_seat = top, b, t
+            elif b > second:
+                second = b
+        if top_seat >= 0 and top > second and not self._folded[top_seat]:
+            excess = top - second
+            self._stack[top_seat] += excess
+            self._bet[top_seat] -= excess
+            self._committed[top_seat] -= excess
+            self._put[top_seat] -= excess
+            self._pot -= excess
+            events.append(BetReturned(self._pid[top_seat] or 0, excess))
+
+    def _pots(self, gathered: bool = False) -> list[tuple[int, tuple[int, ...]]]:
+        """Main pot and side pots (``pots.build_pots``); ``gathered`` leaves out this round's bets.
+
+        Without an all-in player everyone still in contests everything: one pot, no layering.
+        """
+        folded, stack = self._folded, self._stack
+        committed = self._committed
+        if gathered:
+            committed = [c - b for c, b in zip(committed, self._bet, strict=True)]
+        if not any(stack[t] == 0 and not folded[t] for t in self._order):
+            total = self._dead + sum(committed)
+            return [(total, tuple(t for t in range(self._n) if not folded[t]))] if total else []
+        live = [not f for f in folded]
+        return [(p.amount, p.eligible) for p in build_pots(committed, live, self._dead)]
+
+    def _end_round(self, events: list[Event]) -> None:
+        self._return_uncalled(events)
+        for t in self._order:
+            self._bet[t] = 0
+        self._to_act = None
+        events.append(PotUpdated(self._pot, tuple(amount for amount, _ in self._pots())))
+        street = self._street
+        if self.options.variant is Variant.TEXAS:
+            self._next_texas_street(events)
+            return
+        if street is Street.PRIMO_GIRO:
+            self._street = Street.CAMBIO
+            events.append(StreetStarted(Street.CAMBIO))
+            self._to_act = self._next_to_draw(self._order[-1])
+            return
+        # End of the second round.
+        live = [t for t in self._order if not self._folded[t]]
+        if (
+            self.options.variant is Variant.ITALIANA
+            and self._round_bets == 0
+            and all(self._stack[t] > 0 for t in live)
+        ):
+            self._carry_parol(events)
+            return
+        self._showdown(events)
+
+    def _able_to_bet(self) -> int:
+        return sum(1 for t in self._order if not self._folded[t] and self._stack[t] > 0)
+
+    def _start_second_round(self, events: list[Event]) -> None:
+        self._street = Street.SECONDO_GIRO
+        events.append(StreetStarted(Street.SECONDO_GIRO))
+        self._open_round()
+        variant = self.options.variant
+        if variant is Variant.ITALIANA:
+            if self._last_blind is not None:
+                start = self._last_blind  # the blind opener speaks last
+            else:
+                assert self._opener is not None
+                start = self._order[(self._pos[self._opener] - 1) % len(self._order)]
+        else:
+            assert self._first_second is not None
+            start = self._first_second
+        self._to_act = self._next_bettor(start)
+        if self._to_act is None:
+            self._showdown(events)
+
+    def _next_texas_street(self, events: list[Event]) -> None:
+        following = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+        while True:
+            street = self._street
+            if street is Street.RIVER or street not in following:
+                self._showdown(events)
+                return
+            nxt = following[street]
+            self._street = nxt
+            self._muck.append(self._stock.pop())
+            count = 3 if nxt is Street.FLOP else 1
+            new = [self._stock.pop() for _ in range(count)]
+            self._board.extend(new)
+            events.append(StreetStarted(nxt, tuple(new)))
+            self._open_round()
+            assert self._dealer is not None
+            self._to_act = self._next_bettor(self._dealer) if self._able_to_bet() >= 2 else None
+            if self._to_act is not None:
+                return
+
+    # ------------------------------------------------------------------ draw
+
+    def _next_to_draw(self, after: int) -> int | None:
+        order = self._order
+        n = len(order)
+        i = self._pos[after]
+        for k in range(1, n + 1):
+            t = order[(i + k) % n]
+            if not self._folded[t] and t not in self._draw_req:
+                return t
+        return None
+
+    def _apply_draw(self, s: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+        self._draw_req[s] = cards
+        self._drawn[s] = len(cards)
+        pid = self._pid[s] or 0
+        events.append(
+            ActionTaken(pid, K.CAMBIO if cards else K.SERVITO, len(cards), 0, 0, self._stack[s] == 0)
+        )
+        self._to_act = self._next_to_draw(s)
+        if self._to_act is None:
+            self._deal_draw(events)
+            self._start_second_round(events)
+
+    def _take(self, available: dict[int, list[Card]], receiver: int, events: list[Event]) -> Card:
+        """The next card of the stock; when it runs out, the discards of the players who have
+        already drawn (never the receiver's own) become the new stock (RULES §2.6)."""
+        if not self._stock:
+            pool = [c for t, cards in available.items() if t != receiver for c in cards]
+            for t in list(available):
+                if t != receiver:
+                    del available[t]
+            if not pool:
+                # Not in the rules: only folded hands and burnt cards are left, then his own.
+                pool, self._muck = self._muck, []
+            if not pool:
+                pool = available.pop(receiver, [])
+            if not pool:
+                raise RuntimeError("no card left to deal")
+            self._stock = self._shuffle(pool)
+            events.append(DiscardsReshuffled(len(pool)))
+        return self._stock.pop()
+
+    def _deal_draw(self, events: list[Event]) -> None:
+        three_first = self.options.variant is Variant.ITALIANA
+        draw_req = self._draw_req
+        requests = [(t, draw_req[t]) for t in self._order if not self._folded[t] and t in draw_req]
+        available: dict[int, list[Card]] = {}
+        received: dict[int, list[Card]] = {t: [] for t, _ in requests}
+        for t, discards in requests:
+            if discards:
+                self._cards[t] = [c for c in self._cards[t] if c not in discards]
+        for t, discards in requests:
+            first = min(len(discards), 3) if three_first else len(discards)
+            for _ in range(first):
+                received[t].append(self._take(available, t, events))
+            if discards:
+                # On the table once his first cards are dealt: he has drawn.
+                available[t] = list(discards)
+        big = [(t, d) for t, d in requests if len(d) > 3] if three_first else []
+        for i, (t, discards) in enumerate(big):
+            if i == 0 and len(big) == 1 and t == requests[-1][0]:
+                self._muck.append(self._take(available, t, events))
+                events.append(CardBurnt())
+            for _ in range(len(discards) - 3):
+                received[t].append(self._take(available, t, events))
+        for cards in available.values():
+            self._muck.extend(cards)
+        for t, discards in requests:
+            self._cards[t].extend(received[t])
+            if discards:
+                pid = self._pid[t] or 0
+                events.append(CardsDrawn(pid, discards, tuple(received[t]), private_to=pid))
+
+    # ------------------------------------------------------------------ endings
+
+    def _fold_out_of_turn(self, s: int, events: list[Event]) -> None:
+        """A player who leaves mid-hand: folded now, wherever the hand stands."""
+        self._legal_cache = None
+        was_to_act = self._to_act == s
+        self._folded[s] = True
+        self._muck.extend(self._cards[s])
+        self._draw_req.pop(s, None)
+        events.append(ActionTaken(self._pid[s] or 0, K.PASSO, 0, 0, self._bet[s], False))
+        live = [t for t in self._order if not self._folded[t]]
+        street = self._street
+        if len(live) == 1:
+            if street is Street.BUIO:
+                self._ask = None
+            self._win_uncontested(live[0], events)
+            return
+        if not was_to_act:
+            return
+        if street is Street.BUIO:
+            self._end_buio_phase(events)
+        elif street is Street.APERTURA:
+            self._to_act = self._next_to_open(s)
+            if self._to_act is None:
+                self._void_hand(events)
+        elif street is Street.CAMBIO:
+            self._to_act = self._next_to_draw(s)
+            if self._to_act is None:
+                self._deal_draw(events)
+                self._start_second_round(events)
+        else:
+            nxt = self._next_bettor(s)
+            if nxt is not None:
+                self._to_act = nxt
+            else:
+                self._end_round(events)
+        self._autoplay(events)
+
+    def _win_uncontested(self, s: int, events: list[Event]) -> None:
+        if self._street in _BETTING:
+            self._return_uncalled(events)
+        amount = self._pot
+        self._stack[s] += amount
+        self._pot = 0
+        events.append(PotAwarded(0, amount, (self._pid[s] or 0,), (amount,), False))
+        self._finish_hand(events, awarded=True)
+
+    def _showdown(self, events: list[Event]) -> None:
+        self._street = Street.SHOWDOWN
+        self._to_act = None
+        events.append(StreetStarted(Street.SHOWDOWN))
+        order = self._order
+        live = [t for t in order if not self._folded[t]]
+        ranking = self._ranking
+        board_codes = [c.code for c in self._board]
+        strength = fast_evaluator(ranking, self._lowest).strength
+        strengths = {t: strength([c.code for c in self._cards[t]] + board_codes) for t in live}
+        suits = self.options.semi and ranking is Ranking.ITALIANA
+        awards: list[tuple[int, int, list[int], list[int]]] = []
+        winning: set[int] = set()
+        for index, (amount, eligible) in enumerate(self._pots()):
+            if not eligible:
+                continue
+            wins = winners_from_strengths([strengths[t] for t in eligible], ranking, suits=suits)
+            seats = sorted((eligible[i] for i in wins), key=self._pos.__getitem__)
+            shares = split(amount, seats, order)
+            awards.append((index, amount, seats, shares))
+            winning.update(seats)
+        # Show order: the last aggressor, else the first still in left of the dealer; mucking.
+        aggressor = self._aggressor
+        first = aggressor if aggressor is not None and not self._folded[aggressor] else live[0]
+        start = live.index(first)
+        shown: list[int] = []
+        for t in live[start:] + live[:start]:
+            pid = self._pid[t] or 0
+            mine = strengths[t]
+            beaten = any(
+                winners_from_strengths([other, mine], ranking, suits=suits) == [0] for other in shown
+            )
+            if t in winning or not beaten:
+                shown.append(mine)
+                value = self._best_five(self._cards[t] + self._board, mine, strength)
+                events.append(HandShown(pid, tuple(self._cards[t]), value.category.nome, value.cards))
+            else:
+                events.append(HandMucked(pid))
+        for index, amount, seats, shares in awards:
+            for t, share in zip(seats, shares, strict=True):
+                self._stack[t] += share
+            self._pot -= amount
+            events.append(
+                PotAwarded(index, amount, tuple(self._pid[t] or 0 for t in seats), tuple(shares), True)
+            )
+        self._finish_hand(events, awarded=True)
+
+    def _best_five(self, cards: list[Card], target: int, strength: Callable[[list[int]], int]) -> HandValue:
+        """The value to show: with a board, the first five of the seven that make the strength."""
+        if len(cards) > 5:
+            cards = next(
+                list(five) for five in combinations(cards, 5) if strength([c.code for c in five]) == target
+            )
+        return evaluate(cards, ranking=self._ranking, lowest_rank=self._lowest)
+
+    def _void_hand(self, events: list[Event]) -> None:
+        self._carry_over()
+        self._level = min(self._level + 1, _K)
+        events.append(HandVoid(self._carried, self._level))
+        self._finish_hand(events, awarded=False)
+
+    def _carry_over(self) -> None:
+        """The pot stays for the next hand; remember who put what in it (close, paròl debts)."""
+        self._carried = self._pot
+        self._pot = 0
+        for t in self._order:
+            pid = self._pid[t]
+            if pid is None:
+                continue
+            if self._put[t]:
+                self._carried_by[pid] = self._carried_by.get(pid, 0) + self._put[t]
+            paid = self._debt_paid[t] + self._committed[t]
+            if paid:
+                self._parol_paid[pid] = self._parol_paid.get(pid, 0) + paid
+
+    def _carry_parol(self, events: list[Event]) -> None:
+        self._carry_over()
+        live = [t for t in self._order if not self._folded[t]]
+        self._parol_target = max(self._parol_paid.get(self._pid[t] or 0, 0) for t in live)
+        self._level = _K
+        self._no_invito = True
+        debts = tuple(
+            (pid, self._debt_of(pid)) for pid in self._pid if pid is not None and self._debt_of(pid) > 0
+        )
+        events.append(PotCarried(self._carried, debts))
+        self._finish_hand(events, awarded=False)
+
+    def _finish_hand(self, events: list[Event], awarded: bool) -> None:
+        if self._opener is not None and self._opening_cards:
+            events.append(OpeningShown(self._pid[self._opener] or 0, self._opening_cards))
+        if awarded:
+            self._level = _J
+            self._carried = 0
+            self._carried_by = {}
+            self._parol_target = 0
+            self._parol_paid = {}
+            self._no_invito = False
+        self._street = None
+        self._to_act = None
+        self._legal_cache = None
+        for seat, pid in enumerate(self._pid):
+            if pid is None:
+                continue
+            if self._leaving[seat] or self._stack[seat] <= 0:
+                events.append(PlayerLeft(pid, seat, not self._leaving[seat]))
+                self._pid[seat] = None
+                self._stack[seat] = 0
+                self._leaving[seat] = False
+                self._sitting_out[seat] = False
+                self._timeouts[seat] = 0
+        events.append(
+            HandEnded(
+                self._hand_number,
+                tuple((pid, self._stack[s]) for s, pid in enumerate(self._pid) if pid is not None),
+            )
+        )
+        if self._record is not None:
+            self._record["end"] = self.to_dict()
+
+    # ------------------------------------------------------------------ timeouts and autoplay
+
+    def _timeout_kind(self, s: int) -> ActionKind:
+        street = self._street
+        if street is Street.CAMBIO:
+            return K.SERVITO
+        if street in (Street.BUIO, Street.APERTURA):
+            return K.PASSO
+        return K.PAROL if self._cur_bet == self._bet[s] else K.PASSO
+
+    def timeout(self) -> list[Event]:
+        """The player to act ran out of time (RULES §5.5)."""
+        s = self._to_act
+        if self._street is None or s is None:
+            raise EngineError("Non c'è nessuno che debba parlare.")
+        pid = self._pid[s] or 0
+        kind = self._timeout_kind(s)
+        self._record_op("timeout")
+        events: list[Event] = [PlayerTimedOut(pid, kind)]
+        self._timeouts[s] += 1
+        if self._timeouts[s] >= 2 and not self._sitting_out[s]:
+            self._sitting_out[s] = True
+            events.append(PlayerSatOut(pid, True))
+        self._apply(s, kind, 0, (), events)
+        self._autoplay(events)
+        return events
+
+    def _autoplay(self, events: list[Event]) -> None:
+        """Play at once the turns of players who sat out during the hand."""
+        while self._street is not None and self._to_act is not None and self._sitting_out[self._to_act]:
+            s = self._to_act
+            self._apply(s, self._timeout_kind(s), 0, (), events)
+
+    # ------------------------------------------------------------------ queries
+
+    def cards_of(self, player: int) -> tuple[Card, ...]:
+        seat = self._seat_of(player)
+        return tuple(self._cards[seat]) if self._running() else ()
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return tuple(self._board)
+
+    def total_chips(self) -> int:
+        """Stacks, the pot and the carried pot: constant except for sits and released stacks."""
+        return sum(self._stack) + self._pot + self._carried
+
+    def seats(self) -> dict[int, int]:
+        """Player id → stack, for every seated player."""
+        return {pid: self._stack[s] for s, pid in enumerate(self._pid) if pid is not None}
+
+    def public_view(self) -> TableView:
+        running = self._running()
+        seats = []
+        for s, pid in enumerate(self._pid):
+            if pid is None:
+                continue
+            in_hand = running and self._in_hand[s]
+            seats.append(
+                SeatView(
+                    seat=s,
+                    player=pid,
+                    stack=self._stack[s],
+                    bet=self._bet[s] if in_hand else 0,
+                    in_hand=in_hand and not self._folded[s],
+                    folded=in_hand and self._folded[s],
+                    all_in=in_hand and not self._folded[s] and self._stack[s] == 0,
+                    sitting_out=self._sitting_out[s],
+                    leaving=self._leaving[s],
+                    cards_drawn=self._drawn[s] if in_hand else None,
+                    debt=self._debt_of(pid),
+                )
+            )
+        pots = tuple(amount for amount, _ in self._pots(gathered=True)) if running else ()
+        italiana = self.options.variant is Variant.ITALIANA
+        return TableView(
+            variant=self.options.variant,
+            cip=self.options.cip,
+            invito=self.options.invito,
+            limite=self.options.limit,
+            hand_number=self._hand_number,
+            hand_running=running,
+            street=self._street,
+            dealer=None if self._dealer is None else self._pid[self._dealer],
+            seats=tuple(seats),
+            board=tuple(self._board),
+            pot=self._pot,
+            pots=pots,
+            current_bet=self._cur_bet if running else 0,
+            opening_level=self._level if italiana else None,
+            carried=self._carried,
+            to_act=self.to_act,
+            opener=None if self._opener is None or not running else self._pid[self._opener],
+            can_start=self.can_start(),
+        )
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The table between hands (JSON-compatible). During a hand: the state at its start,
+        which is what the storage layer restores after a crash (the hand is cancelled)."""
+        if self._running() and self._record is not None:
+            start: dict[str, Any] = self._record["start"]
+            return start
+        return {
+            "version": _STATE_VERSION,
+            "options": dict(self._options_dict),
+            "seats": [
+                {
+                    "seat": s,
+                    "player": pid,
+                    "stack": self._stack[s],
+                    "sitting_out": self._sitting_out[s],
+                    "timeouts": self._timeouts[s],
+                }
+                for s, pid in enumerate(self._pid)
+                if pid is not None
+            ],
+            "dealer": self._dealer,
+            "hand_number": self._hand_number,
+            "level": self._level,
+            "carried": self._carried,
+            "carried_by": sorted([pid, amount] for pid, amount in self._carried_by.items()),
+            "parol_target": self._parol_target,
+            "parol_paid": sorted([pid, amount] for pid, amount in self._parol_paid.items()),
+            "no_invito": self._no_invito,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], rng: random.Random | None = None) -> Table:
+        if data.get("version") != _STATE_VERSION:
+            raise EngineError("Lo stato salvato del tavolo ha una versione sconosciuta.")
+        table = cls(TableOptions.from_dict(data["options"]), rng=rng)
+        for entry in data["seats"]:
+            s = int(entry["seat"])
+            table._pid[s] = int(entry["player"])
+            table._stack[s] = int(entry["stack"])
+            table._sitting_out[s] = bool(entry["sitting_out"])
+            table._timeouts[s] = int(entry["timeouts"])
+        table._dealer = data["dealer"]
+        table._hand_number = int(data["hand_number"])
+        table._level = int(data["level"])
+        table._carried = int(data["carried"])
+        table._carried_by = {int(p): int(a) for p, a in data["carried_by"]}
+        table._parol_target = int(data["parol_target"])
+        table._parol_paid = {int(p): int(a) for p, a in data["parol_paid"]}
+        table._no_invito = bool(data["no_invito"])
+        return table
+
+    def hand_record(self) -> dict[str, Any]:
+        """The current or last hand as a plain record; ``engine.history.replay`` replays it."""
+        if self._record is None:
+            raise EngineError("Non è ancora stata giocata nessuna mano.")
+        return {
+            "version": self._record["version"],
+            "start": self._record["start"],
+            "deck": [c.code for c in self._record["deck"]],
+            "reshuffles": [list(r) for r in self._record["reshuffles"]],
+            "ops": [list(op) for op in self._record["ops"]],
+            "end": self._record["end"],
+        }
+
+    def close(self) -> dict[int, int]:
+        """Close the table: what each seated player takes home (docs/house-rules.md).
+
+        The carried pot goes back to the seated players in proportion to what each put into it;
+        if none of them did, it is shared evenly. Odd chips go clockwise from the dealer's left.
+        """
+        if self._running():
+            raise EngineError("Non puoi chiudere il tavolo durante una mano.")
+        seated = [s for s in range(self._n) if self._pid[s] is not None]
+        home = {self._pid[s] or 0: self._stack[s] for s in seated}
+        carried = self._carried
+        if carried and seated:
+            dealer = self._dealer if self._dealer is not None else -1
+            clockwise = sorted(seated, key=lambda s: (s - dealer - 1) % self._n)
+            weights = {s: self._carried_by.get(self._pid[s] or 0, 0) for s in clockwise}
+            if not any(weights.values()):
+                weights = dict.fromkeys(clockwise, 1)
+            total = sum(weights.values())
+            shares = {s: carried * w // total for s, w in weights.items()}
+            leftover = carried - sum(shares.values())
+            for s in [t for t in clockwise if weights[t]][:leftover]:
+                shares[s] += 1
+            for s, share in shares.items():
+                home[self._pid[s] or 0] += share
+            self._carried = 0
+        elif carried:
+            raise EngineError("Non c'è nessuno a cui restituire il piatto.")
+        for s in seated:
+            self._pid[s] = None
+            self._stack[s] = 0
+        self._carried_by = {}
+        self._parol_target = 0
+        self._parol_paid = {}
+        return home
