@@ -123,6 +123,33 @@ ENGLISH: dict[str, str] = {
     "buio": "blind",
     "controbuio": "counterblind",
     "carte": "cards",
+    "paròl": "check",
+    "Apri il piatto (serve almeno la coppia richiesta)": "Open the pot (you need at least the required pair)",
+    "Quante fiches: un numero, cip, piatto o tutto (se manca: un cip)": (
+        "How many chips: a number, cip, piatto (pot) or tutto (all-in); default one minimum bet"
+    ),
+    "Vedi la puntata": "Call the bet",
+    "Vedi e rilancia di un importo": "Call and raise by an amount",
+    "Di quanto rilanci sopra la chiamata: un numero, cip, piatto o tutto": (
+        "How much you raise over the call: a number, cip, piatto (pot) or tutto (all-in)"
+    ),
+    "Passa: non apri, oppure lasci la mano": "Pass: do not open, or fold",
+    "Paròl: non punti e passi la parola": "Check: no bet, the turn passes on",
+    "Punta un importo": "Bet an amount",
+    "Quante fiches: un numero, cip, piatto o tutto": (
+        "How many chips: a number, cip, piatto (pot) or tutto (all-in)"
+    ),
+    "Sei servito: non cambi carte": "Stand pat: draw no cards",
+    "Cambia delle carte": "Draw new cards",
+    "Le carte da cambiare: per posizione (1 3 5) o per carta (7♠ 9♦)": (
+        "The cards to change: by position (1 3 5) or by card (7♠ 9♦)"
+    ),
+    "Apri al buio, prima di vedere le carte": "Open blind, before seeing your cards",
+    "Rispondi al buio con il controbuio": "Answer the blind with a counter-blind",
+    "Mostra solo a te le tue carte": "Show your cards to you only",
+    # /tavolo rientra
+    "rientra": "return",
+    "Torna in gioco dopo essere rimasto fuori": "Play again after sitting out",
 }
 
 _ENGLISH_LOCALES = frozenset({discord.Locale.american_english, discord.Locale.british_english})

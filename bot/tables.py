@@ -61,6 +61,14 @@ class LiveTable:
     """The ledger's id of the running hand (None between hands)."""
     released: dict[int, int] = field(default_factory=dict)
     """Chips the engine released during the running hand to players who left (StackReleased)."""
+    message_id: int | None = None
+    """The public table message of the current (or last) hand, edited through the channel."""
+    log: list[str] = field(default_factory=list)
+    """The public lines of the current (or last) hand, for the table message."""
+    dm_failed: set[int] = field(default_factory=set)
+    """Players of the current hand whose cards could not be sent by DM (closed DMs)."""
+    deck_size: int | None = None
+    """The deck of the current hand (the hand category in a player's DM depends on it)."""
 
     @property
     def variant(self) -> Variant:
@@ -86,6 +94,12 @@ class TableRegistry:
         self._tables: dict[int, LiveTable] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._closing = False
+        self._decks: dict[int, list[list[Card]]] = {}
+
+    def queue_deck(self, channel_id: int, cards: Sequence[Card]) -> None:
+        """Deal the channel's next hand from ``cards`` (the top of the deck in order) instead of a
+        shuffle: the one injection point for explicit decks (tests, demonstrations)."""
+        self._decks.setdefault(channel_id, []).append(list(cards))
 
     # Lookup and locking ---------------------------------------------------------------------------
 
@@ -278,9 +292,14 @@ class TableRegistry:
         _check_locked(live)
         if live.table.hand_running:
             raise UserError("La mano è già in corso.")
+        queued = self._decks.get(live.channel_id)
+        if deck is None and queued:
+            deck = queued[0]
         before = live.table.to_dict()
         stacks, pot = _chips(live.table)
         events = live.table.start_hand(deck=list(deck) if deck is not None else None)
+        if deck is not None and queued and deck is queued[0]:
+            queued.pop(0)
         try:
             live.hand_id = await self._storage.begin_hand(live.id, stacks, pot, before)
         except BaseException:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.storage import LeaderRow, LedgerEntry, PlayerHistory
-from engine.cards import format_cards
+from engine.cards import Card, format_cards, lowest_rank_for_deck
 from engine.events import (
     ActionTaken,
     BetReturned,
@@ -40,23 +40,30 @@ from engine.events import (
     StreetStarted,
 )
 from engine.options import Limit, Mazzo, TableOptions, Variant
+from engine.ranking import Ranking, evaluate
 from engine.table import SeatView, TableView
 
 __all__ = [
     "COLOUR",
     "balance_text",
     "bonus_text",
+    "cards_text",
     "chips",
     "close_text",
+    "display_order",
     "event_text",
     "grant_text",
+    "hand_category",
     "history_embed",
     "leaderboard_embed",
     "level_name",
     "mention",
     "public_events",
+    "result_lines",
     "rules_embed",
+    "table_content",
     "table_embed",
+    "turn_line",
     "variant_name",
 ]
 
@@ -212,15 +219,27 @@ def _seat_line(view: TableView, seat: SeatView) -> str:
     return f"{mention(seat.player)}: {chips(seat.stack)}{suffix}"
 
 
-def table_embed(view: TableView, options: TableOptions, *, creator_id: int | None = None) -> discord.Embed:
-    """The table as the channel sees it: stakes, seats and stacks, pot, who is to act."""
+def table_embed(
+    view: TableView,
+    options: TableOptions,
+    *,
+    creator_id: int | None = None,
+    deadline: float | None = None,
+    dm_failed: Iterable[int] = (),
+    results: Sequence[str] = (),
+) -> discord.Embed:
+    """The table as the channel sees it: stakes, seats and stacks, pot, who is to act.
+
+    ``deadline`` (epoch seconds) becomes Discord's live countdown; ``dm_failed`` names the players
+    whose cards could not be sent privately; ``results`` are the closing lines of the last hand.
+    """
     embed = discord.Embed(title=f"Tavolo di {variant_name(view.variant)}", colour=COLOUR)
     stakes = stakes_text(options)
     embed.description = stakes[0].upper() + stakes[1:] + "."
     seats = "\n".join(_seat_line(view, seat) for seat in view.seats)
     embed.add_field(
         name=f"Giocatori ({len(view.seats)}/{options.max_seats})",
-        value=seats or "Nessuno: siediti con /tavolo siedi.",
+        value=_clip(seats) or "Nessuno: siediti con /tavolo siedi.",
         inline=False,
     )
     if view.hand_running:
@@ -232,7 +251,17 @@ def table_embed(view: TableView, options: TableOptions, *, creator_id: int | Non
             state.append(f"Carte in tavola: {format_cards(view.board)}")
         if view.opening_level is not None and view.variant is Variant.ITALIANA:
             state.append(f"Si apre con: coppia di {level_name(view.opening_level)} o meglio")
-        embed.add_field(name="Mano in corso", value="\n".join(state), inline=False)
+        turn = turn_line(view, deadline)
+        if turn:
+            state.append(turn)
+        closed = sorted(set(dm_failed))
+        if closed:
+            names = ", ".join(mention(player) for player in closed)
+            state.append(
+                f"Carte non consegnate in privato (messaggi diretti chiusi): {names}; "
+                "usate /carte o il pulsante «Le mie carte»."
+            )
+        embed.add_field(name="Mano in corso", value=_clip("\n".join(state)), inline=False)
     else:
         state = []
         if view.carried:
@@ -244,12 +273,114 @@ def table_embed(view: TableView, options: TableOptions, *, creator_id: int | Non
             if view.can_start
             else f"Servono almeno {view.variant.min_players} giocatori seduti per iniziare."
         )
+        if results:
+            embed.add_field(
+                name=f"Com'è finita la mano n. {view.hand_number}",
+                value=_clip("\n".join(results)),
+                inline=False,
+            )
         embed.add_field(name="Tra una mano e l'altra", value="\n".join(state), inline=False)
     if creator_id is not None:
         embed.set_footer(
             text="Chi ha aperto il tavolo (o chi gestisce il server) può chiuderlo con /tavolo chiudi."
         )
     return embed
+
+
+def _clip(text: str, limit: int = 1024) -> str:
+    """Discord refuses an embed field over 1024 characters: keep the end readable."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def turn_line(view: TableView, deadline: float | None) -> str | None:
+    """Whose turn it is, with Discord's relative timestamp (every client counts down by itself)."""
+    if view.to_act is None:
+        return None
+    when = f", scade <t:{int(deadline)}:R>" if deadline is not None else ""
+    return f"Tocca a {mention(view.to_act)}{when}."
+
+
+LOG_LINES = 12
+"""How many of the last public lines the table message keeps in view."""
+
+
+def table_content(log: Sequence[str], view: TableView, deadline: float | None) -> str:
+    """The text above the table embed: the last actions, then whose turn it is."""
+    lines = list(log[-LOG_LINES:])
+    turn = turn_line(view, deadline)
+    if turn:
+        lines.append(turn)
+    text = "\n".join(lines)
+    while len(text) > 2000 and len(lines) > 1:
+        lines.pop(0)
+        text = "\n".join(lines)
+    return text[:2000]
+
+
+_RESULT_EVENTS = (HandShown, HandMucked, PotAwarded, OpeningShown, HandVoid, PotCarried, BetReturned)
+
+
+def result_lines(events: Iterable[Event]) -> list[str]:
+    """How a hand ended: the hands shown (mucked ones stay hidden), winners and amounts, the
+    opening cards, a void hand or a carried pot, one line each."""
+    return [
+        text
+        for event in public_events(events)
+        if isinstance(event, _RESULT_EVENTS) and (text := event_text(event))
+    ]
+
+
+# Private cards ----------------------------------------------------------------------------------
+
+
+def display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Highest first, as a player holds them; positions in /cambio (1..5) refer to this order."""
+    return tuple(sorted(cards, key=lambda card: (card.rank, card.suit), reverse=True))
+
+
+def hand_category(
+    cards: Sequence[Card], board: Sequence[Card], options: TableOptions, deck_size: int | None
+) -> str | None:
+    """The player's current hand category in Italian, or None when there is nothing to name yet."""
+    italian = options.variant is not Variant.TEXAS and options.mazzo is not Mazzo.AMERICANO
+    everything = list(cards) + list(board)
+    if len(everything) < 5:
+        if len(cards) == 2 and cards[0].rank == cards[1].rank:
+            return "coppia"
+        return "carta alta" if cards else None
+    try:
+        if italian:
+            low = lowest_rank_for_deck(deck_size) if deck_size else min(c.rank for c in everything)
+            return evaluate(everything[:5], ranking=Ranking.ITALIANA, lowest_rank=low).category.nome
+        return evaluate(everything[:7], ranking=Ranking.INTERNAZIONALE, lowest_rank=2).category.nome
+    except ValueError:  # CardError included: a card outside the deck named
+        return None
+
+
+def cards_text(
+    cards: Sequence[Card],
+    *,
+    board: Sequence[Card] = (),
+    options: TableOptions,
+    deck_size: int | None,
+    heading: str = "Le tue carte",
+    positions: bool = True,
+) -> str:
+    """What a player reads privately: his cards with suit symbols and what they make."""
+    if not cards:
+        return "Non hai carte: non sei in questa mano."
+    shown = display_order(cards)
+    numbered = "  ".join(f"`{i}` {card}" for i, card in enumerate(shown, start=1))
+    line = f"{heading}: **{format_cards(shown)}**"
+    category = hand_category(shown, board, options, deck_size)
+    if category:
+        line += f" ({category})"
+    lines = [line]
+    if board:
+        lines.append(f"In tavola: {format_cards(board)}")
+    if positions and options.variant is not Variant.TEXAS:
+        lines.append(f"Posizioni per /cambio: {numbered}")
+    return "\n".join(lines)
 
 
 def rules_embed(options: TableOptions) -> discord.Embed:
@@ -357,7 +488,7 @@ def event_text(event: Event) -> str | None:
             word = _ACTION_WORDS.get(event.kind.value, event.kind.value)
             amount = f" {chips(event.amount)}" if event.amount and event.kind.value not in ("cambio",) else ""
             if event.kind.value == "cambio":
-                amount = f" {event.amount} carte"
+                amount = " 1 carta" if event.amount == 1 else f" {event.amount} carte"
             return f"{mention(event.player)} {word}{amount}{' (tutto dentro)' if event.all_in else ''}."
         case PlayerTimedOut():
             said = _ACTION_WORDS.get(event.kind.value, event.kind.value)

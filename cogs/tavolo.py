@@ -25,6 +25,7 @@ from engine.options import TableOptions
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
+    from cogs.gioco import Gioco
 
 DEFAULT_BUYIN_CIPS = 100
 """Without an amount, a player brings 100 minimum bets (or his whole balance, if smaller)."""
@@ -49,6 +50,10 @@ class Tavolo(
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         super().__init__()
+
+    def _game(self) -> Gioco | None:
+        """The game cog, which owns the table message, the timers and the private cards."""
+        return self.bot.get_cog("Gioco")  # type: ignore[return-value]
 
     async def _reply(
         self, interaction: discord.Interaction, live: LiveTable, text: str, events: list[Event] | None = None
@@ -150,12 +155,17 @@ class Tavolo(
                 amount = min(DEFAULT_BUYIN_CIPS * live.options.cip, balance)
             events = await self.bot.tables.sit(live, user_id, amount)
             await self._reply(interaction, live, "", events)
+            game = self._game()
+            if game is not None and live.table.hand_running:
+                await game.changed(live, events)  # he waits for the next hand: show him seated
 
     @app_commands.command(
         name=T("alzati"), description=T("Alzati dal tavolo: le tue fiches tornano nel saldo")
     )
     async def alzati(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+        channel_id = _channel_id(interaction)
+        dms: list[tuple[int, str]] = []
+        async with self.bot.tables.locked(channel_id) as live:
             events, paid = await self.bot.tables.leave(live, interaction.user.id)
             who = render.mention(interaction.user.id)
             if paid is None:
@@ -164,14 +174,42 @@ class Tavolo(
                 text = f"{who} lascia il tavolo: {render.chips(paid)} tornano nel suo saldo."
             shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
             await self._reply(interaction, live, text, shown)
+            game = self._game()
+            if game is not None and events:
+                dms = await game.changed(live, events)
+        game = self._game()
+        if game is not None and dms:
+            await game.deliver(channel_id, dms)
 
     @app_commands.command(name=T("inizia"), description=T("Inizia la prossima mano"))
     async def inizia(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+        channel_id = _channel_id(interaction)
+        game = self._game()
+        async with self.bot.tables.locked(channel_id) as live:
             if not live.seated(interaction.user.id):
                 raise UserError(START_REFUSED)
-            events = await self.bot.tables.start_hand(live)
+            if game is not None:
+                # The answer is the new table message, with the buttons of the player to act.
+                dms = await game.start_hand(interaction, live)
+            else:
+                events = await self.bot.tables.start_hand(live)
+                await self._reply(interaction, live, "", events)
+        if game is not None:
+            await game.deliver(channel_id, dms)
+
+    @app_commands.command(name=T("rientra"), description=T("Torna in gioco dopo essere rimasto fuori"))
+    async def rientra(self, interaction: discord.Interaction) -> None:
+        channel_id = _channel_id(interaction)
+        dms: list[tuple[int, str]] = []
+        async with self.bot.tables.locked(channel_id) as live:
+            events = await self.bot.tables.apply(live, lambda: live.table.come_back(interaction.user.id))
             await self._reply(interaction, live, "", events)
+            game = self._game()
+            if game is not None:
+                dms = await game.changed(live, events)
+        game = self._game()
+        if game is not None and dms:
+            await game.deliver(channel_id, dms)
 
     @app_commands.command(name=T("stato"), description=T("Mostra il tavolo di questo canale"))
     async def stato(self, interaction: discord.Interaction) -> None:

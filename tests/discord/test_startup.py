@@ -246,16 +246,33 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
     puts = [route for method, route in harness.rest_calls if method == "PUT"]
     assert len(puts) == 1 and re.fullmatch(r"/applications/\{\w+\}/guilds/\{\w+\}/commands", puts[0]), puts
     names = {command["name"] for command in harness.synced_commands}
-    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita"}
-    english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
-    assert english == {
-        "tavolo": "table",
-        "saldo": "balance",
-        "bonus": "bonus",
-        "classifica": "leaderboard",
-        "storico": "history",
-        "accredita": "grant",
+    game = {
+        "apro": "open",
+        "vedo": "call",
+        "rilancio": "raise",
+        "passo": "fold",
+        "paròl": "check",
+        "punto": "bet",
+        "servito": "stand",
+        "cambio": "draw",
+        "buio": "blind",
+        "controbuio": "counterblind",
+        "carte": "cards",
     }
+    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita", *game}
+    english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
+    assert (
+        english
+        == {
+            "tavolo": "table",
+            "saldo": "balance",
+            "bonus": "bonus",
+            "classifica": "leaderboard",
+            "storico": "history",
+            "accredita": "grant",
+        }
+        | game
+    )
     table = harness.command("tavolo")
     subcommands = {o["name"]: o["name_localizations"]["en-US"] for o in table["options"]}
     assert subcommands == {
@@ -266,6 +283,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "stato": "status",
         "regole": "rules",
         "chiudi": "close",
+        "rientra": "return",
     }
     for command in harness.synced_commands:
         for kind, item in _walk_localized(command):

@@ -1,0 +1,511 @@
+"""Playing: the Italian action commands, the buttons of the table message, private cards, timers.
+
+Every action, typed or clicked, runs the same path under the table's lock: build the `Action`,
+let the engine judge it (through the registry, which writes the end of a hand to the ledger before
+the lock is released), then show the result. A click on the table message answers by editing that
+message (one REST call); a slash command answers publicly with what happened and edits the table
+message through the channel (interaction tokens expire, the channel does not). Cards go out by DM
+after the lock is released, so a closed DM never slows the table: the table message then says so,
+and `/carte` or "Le mie carte" show the cards privately at any time.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.i18n import T, localized_options
+from bot.tables import LiveTable
+from bot.timers import TurnTimers
+from bot.tree import report_error
+from cogs import render, views
+from cogs.tavolo import START_REFUSED
+from engine.actions import Action, ActionKind, LegalAction
+from engine.cards import Card, CardError, parse_cards
+from engine.events import (
+    ActionTaken,
+    CardsDealt,
+    CardsDrawn,
+    Event,
+    HandEnded,
+    HandStarted,
+    PlayerTimedOut,
+    Street,
+)
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+__all__ = ["Gioco", "parse_amount", "parse_discards"]
+
+log = logging.getLogger(__name__)
+
+NOT_YOUR_TURN = "Non è il tuo turno."
+NO_HAND = "Non c'è nessuna mano in corso."
+BAD_AMOUNT = "Importo non valido: scrivi un numero di fiches, oppure cip, piatto o tutto."
+NEED_AMOUNT = "Devi dire quante fiches: un numero, oppure cip, piatto o tutto."
+NOT_SEATED = "Non sei seduto a questo tavolo."
+STALE_SELECT = "Questo menu non vale più: usa di nuovo il pulsante «Cambio…»."
+
+DM = tuple[int, str]
+"""A private message to send: (player id, text)."""
+
+
+def _channel_id(interaction: discord.Interaction) -> int:
+    if interaction.channel_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.channel_id
+
+
+# Reading what the player said --------------------------------------------------------------------
+
+
+def parse_amount(
+    text: str | None, kind: ActionKind, legal: LegalAction | None, live: LiveTable, player: int
+) -> int | None:
+    """A number, or the table words: ``cip`` (the minimum), ``piatto`` (pot-size) or ``tutto`` (all-in).
+
+    The words are turned into a number of the unit the engine uses for ``kind`` (a raise names the
+    chips over the call); whether that number is legal is the engine's call.
+    """
+    if legal is None:
+        return None  # not his turn, or not a word he may say now: the engine says which
+    word = (text or "").strip().lower()
+    if not word:
+        if kind is ActionKind.APRO:
+            return legal.min
+        raise UserError(NEED_AMOUNT)
+    number = word.replace(".", "").replace(" ", "")
+    if number.isdigit():
+        return int(number)
+    view = live.view()
+    mine = next((seat for seat in view.seats if seat.player == player), None)
+    stack, bet = (mine.stack, mine.bet) if mine is not None else (0, 0)
+    facing = max(0, view.current_bet - bet) if kind is ActionKind.RILANCIO else 0
+    if word == "cip":
+        return legal.min
+    if word == "piatto":
+        return max(legal.min, min(legal.max, view.pot + facing))
+    if word == "tutto":
+        return stack - facing
+    raise UserError(BAD_AMOUNT)
+
+
+def parse_discards(text: str, held: Sequence[Card]) -> tuple[Card, ...]:
+    """``1 3 5`` (positions in the order the player sees his cards) or ``7♠ 9♦`` (the cards)."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if not tokens:
+        raise UserError("Indica le carte da cambiare: per posizione (1 3 5) o per carta (7♠ 9♦).")
+    if all(t.isdigit() for t in tokens):
+        shown = render.display_order(held)
+        if not shown:
+            raise UserError("Non hai carte da cambiare.")
+        positions = [int(t) for t in tokens]
+        if any(not 1 <= p <= len(shown) for p in positions):
+            raise UserError(f"Le posizioni vanno da 1 a {len(shown)}.")
+        if len(set(positions)) != len(positions):
+            raise UserError("Hai indicato due volte la stessa posizione.")
+        return tuple(shown[p - 1] for p in positions)
+    try:
+        return parse_cards(tokens)
+    except CardError as exc:
+        raise UserError(str(exc)) from None
+
+
+_BEFORE_DRAW = frozenset({Street.BUIO, Street.APERTURA, Street.PRIMO_GIRO, Street.CAMBIO})
+
+
+def _before_draw(live: LiveTable) -> bool:
+    """Positions for /cambio are worth showing only until the draw is over."""
+    return live.table.street in _BEFORE_DRAW
+
+
+def _legal(live: LiveTable, kind: ActionKind, player: int) -> LegalAction | None:
+    if live.table.to_act != player:
+        return None
+    return next((la for la in live.table.legal_actions() if la.kind is kind), None)
+
+
+class Gioco(commands.Cog):
+    """The action commands, the table message and its buttons, private cards and turn timers."""
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+        self.timers = TurnTimers(self._expired)
+        self._turns: dict[int, tuple[int, int | None]] = {}
+        self._results: dict[int, list[str]] = {}
+
+    async def cog_load(self) -> None:
+        # After a restart: every table with a player to act gets its timer back (a fresh period).
+        for live in self.bot.tables:
+            self._rearm(live, force=True)
+
+    async def cog_unload(self) -> None:
+        await self.timers.close()
+
+    # The one path of every change ---------------------------------------------------------------
+
+    def _rearm(self, live: LiveTable, events: Sequence[Event] = (), *, force: bool = False) -> None:
+        """Start the turn timer of the player to act when the turn moved (or he just acted)."""
+        table = live.table
+        turn = (table.hand_number, table.to_act)
+        before = self._turns.get(live.channel_id)
+        self._turns[live.channel_id] = turn
+        if not table.hand_running or table.to_act is None:
+            self.timers.cancel(live.channel_id)
+            return
+        # A fresh period when the turn moved, or when the player to act just spoke and speaks again
+        # (heads-up, a draw followed by his bet); not when someone else left or came back meanwhile.
+        was = before[1] if before is not None else None
+        acted = any(
+            isinstance(e, HandStarted) or (isinstance(e, ActionTaken | PlayerTimedOut) and e.player == was)
+            for e in events
+        )
+        if force or acted or before != turn or self.timers.deadline(live.channel_id) is None:
+            self.timers.arm(live.channel_id, live.options.timeout)
+
+    def record(self, live: LiveTable, events: Sequence[Event]) -> list[DM]:
+        """Take in what the engine did: the log of the hand, the timer, the private cards to send."""
+        for event in events:
+            if isinstance(event, HandStarted):
+                live.log = []
+                live.dm_failed = set()
+                live.deck_size = event.deck_size
+                self._results.pop(live.channel_id, None)
+            elif isinstance(event, HandEnded):
+                self._results[live.channel_id] = render.result_lines(events)
+        told = render.events_text(events)
+        if told:
+            live.log.extend(told.split("\n"))
+            del live.log[: -4 * render.LOG_LINES]
+        self._rearm(live, events)
+        dms: list[DM] = []
+        board = live.table.board
+        for event in events:
+            if isinstance(event, CardsDealt | CardsDrawn) and event.private_to is not None:
+                player = event.private_to
+                heading = "Le tue carte" if isinstance(event, CardsDealt) else "Dopo il cambio, le tue carte"
+                if isinstance(event, CardsDrawn) and not event.received:
+                    continue
+                cards = live.table.cards_of(player) if live.table.hand_running else ()
+                if not cards:
+                    cards = event.cards if isinstance(event, CardsDealt) else event.received
+                where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
+                dms.append(
+                    (
+                        player,
+                        where
+                        + render.cards_text(
+                            cards,
+                            board=board,
+                            options=live.options,
+                            deck_size=live.deck_size,
+                            heading=heading,
+                            positions=_before_draw(live),
+                        ),
+                    )
+                )
+        return dms
+
+    def render_message(self, live: LiveTable) -> dict[str, Any]:
+        """The table message as keyword arguments for send/edit."""
+        view = live.view()
+        deadline = self.timers.deadline(live.channel_id) if view.to_act is not None else None
+        results = [] if view.hand_running else self._results.get(live.channel_id, [])
+        embed = render.table_embed(
+            view,
+            live.options,
+            deadline=deadline,
+            dm_failed=live.dm_failed if view.hand_running else (),
+            results=results,
+        )
+        legal = live.table.legal_actions() if view.hand_running else ()
+        return {
+            "content": render.table_content(live.log, view, deadline) or None,
+            "embed": embed,
+            "view": views.table_view(view, legal),
+        }
+
+    async def edit_table_message(self, live: LiveTable) -> None:
+        """Edit the table message through the channel (never through an expiring interaction token)."""
+        if live.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+        try:
+            await message.edit(**self.render_message(live))
+        except discord.NotFound:
+            live.message_id = None  # deleted by someone: the next hand posts a new one
+        except discord.HTTPException as exc:
+            log.warning("Could not edit the table message of channel %s: %s", live.channel_id, exc)
+
+    async def changed(self, live: LiveTable, events: Sequence[Event]) -> list[DM]:
+        """A change made elsewhere (/tavolo alzati, /tavolo rientra): log, timer, table message."""
+        dms = self.record(live, events)
+        await self.edit_table_message(live)
+        return dms
+
+    async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
+        """Send the private cards; a refused DM is noted on the table message, the game goes on."""
+        failed: list[int] = []
+        for player, text in dms:
+            try:
+                channel = await self.bot.create_dm(discord.Object(id=player))
+                await channel.send(text)
+            except discord.HTTPException as exc:
+                log.info("Cards of user %s not delivered by DM: %s", player, exc.status)
+                failed.append(player)
+        if not failed:
+            return
+        try:
+            async with self.bot.tables.channel(channel_id) as live:
+                if live is None or not live.table.hand_running:
+                    return
+                new = set(failed) - live.dm_failed
+                if new:
+                    live.dm_failed |= new
+                    await self.edit_table_message(live)
+        except UserError:
+            return  # shutting down
+
+    # Starting a hand ----------------------------------------------------------------------------
+
+    async def start_hand(self, interaction: discord.Interaction, live: LiveTable) -> list[DM]:
+        """Deal, and post the new table message as the answer (it stays in view: one per hand)."""
+        if not live.seated(interaction.user.id):
+            raise UserError(START_REFUSED)
+        events = await self.bot.tables.start_hand(live)
+        dms = self.record(live, events)
+        response = await interaction.response.send_message(**self.render_message(live))
+        message_id = response.message_id
+        if message_id is None:  # pragma: no cover - Discord always returns the message
+            message_id = (await interaction.original_response()).id
+        live.message_id = message_id
+        return dms
+
+    # Acting -------------------------------------------------------------------------------------
+
+    async def perform(
+        self,
+        interaction: discord.Interaction,
+        kind: ActionKind,
+        amount: str | None = None,
+        discards: str | tuple[Card, ...] | None = None,
+    ) -> None:
+        channel_id = _channel_id(interaction)
+        player = interaction.user.id
+        if self.bot.tables.lock(channel_id).locked() and interaction.message is not None:
+            # Another command of this table is running: acknowledge the click now (Discord allows
+            # 3 seconds), answer when the table is ours. A slash command is not deferred: its public
+            # answer cannot become a private refusal afterwards, and the lock is never held for long.
+            await interaction.response.defer()
+        async with self.bot.tables.locked(channel_id) as live:
+            legal = _legal(live, kind, player)
+            value = parse_amount(amount, kind, legal, live, player) if kind in views.AMOUNT_KINDS else None
+            cards: tuple[Card, ...] = ()
+            if kind is ActionKind.CAMBIO and legal is not None and discards is not None:
+                held = live.table.cards_of(player)
+                cards = parse_discards(discards, held) if isinstance(discards, str) else discards
+            events = await self.bot.tables.act(live, Action(player, kind, value, cards))
+            dms = self.record(live, events)
+            await self._answer(interaction, live, events)
+        await self.deliver(channel_id, dms)
+
+    async def _answer(
+        self, interaction: discord.Interaction, live: LiveTable, events: Sequence[Event]
+    ) -> None:
+        """One answer: a click on the table message edits it; anything else tells the channel what
+        happened and edits the table message through the channel."""
+        source = interaction.message
+        on_table_message = source is not None and source.id == live.message_id
+        if interaction.response.is_done():  # deferred while the table was busy
+            if not on_table_message:
+                await interaction.edit_original_response(
+                    content=render.events_text(events)[:2000] or "Fatto.", view=None
+                )
+            await self.edit_table_message(live)
+            return
+        if interaction.type is not discord.InteractionType.application_command and on_table_message:
+            await interaction.response.edit_message(**self.render_message(live))
+            return
+        text = render.events_text(events) or "Fatto."
+        if interaction.type is discord.InteractionType.application_command:
+            await interaction.response.send_message(text[:2000])
+        else:
+            # The private draw menu: close it with the outcome, privately.
+            await interaction.response.edit_message(content=text[:2000], view=None)
+        await self.edit_table_message(live)
+
+    async def _expired(self, channel_id: int, token: int) -> None:
+        """The player to act ran out of time (RULES §5.5)."""
+        dms: list[DM] = []
+        try:
+            async with self.bot.tables.locked(channel_id) as live:
+                if not self.timers.current(channel_id, token) or live.table.to_act is None:
+                    return
+                events = await self.bot.tables.timeout(live)
+                dms = self.record(live, events)
+                await self.edit_table_message(live)
+        except UserError:
+            return  # the table was closed, or the bot is shutting down
+        await self.deliver(channel_id, dms)
+
+    async def show_cards(self, interaction: discord.Interaction) -> None:
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            player = interaction.user.id
+            if not any(seat.player == player for seat in live.view().seats):
+                raise UserError(NOT_SEATED)
+            cards = live.table.cards_of(player)
+            text = render.cards_text(
+                cards,
+                board=live.table.board,
+                options=live.options,
+                deck_size=live.deck_size,
+                positions=_before_draw(live),
+            )
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def come_back(self, interaction: discord.Interaction) -> None:
+        channel_id = _channel_id(interaction)
+        async with self.bot.tables.locked(channel_id) as live:
+            events = await self.bot.tables.apply(live, lambda: live.table.come_back(interaction.user.id))
+            dms = self.record(live, events)
+            await self._answer(interaction, live, events)
+        await self.deliver(channel_id, dms)
+
+    # Buttons, menus and modals ------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id") or "")
+        if not custom_id.startswith(views.PREFIX) or interaction.type not in (
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,
+        ):
+            return
+        try:
+            if interaction.guild_id is None:
+                raise app_commands.NoPrivateMessage()
+            await self._route(interaction, custom_id, data)
+        except Exception as exc:  # the one funnel, as for slash commands
+            await report_error(interaction, exc)
+
+    async def _route(self, interaction: discord.Interaction, custom_id: str, data: Any) -> None:
+        if custom_id == views.CARDS_BUTTON:
+            await self.show_cards(interaction)
+        elif custom_id == views.COMEBACK_BUTTON:
+            await self.come_back(interaction)
+        elif custom_id == views.START_BUTTON:
+            channel_id = _channel_id(interaction)
+            async with self.bot.tables.locked(channel_id) as live:
+                dms = await self.start_hand(interaction, live)
+            await self.deliver(channel_id, dms)
+        elif custom_id == views.DISCARD_SELECT:
+            codes = [int(v) for v in data.get("values") or []]
+            await self.perform(
+                interaction, ActionKind.CAMBIO, discards=tuple(Card.from_code(c) for c in codes)
+            )
+        elif custom_id.startswith(views.PREFIX + "m:"):
+            kind = ActionKind(custom_id.removeprefix(views.PREFIX + "m:"))
+            await self.perform(interaction, kind, amount=views.modal_value(data.get("components")) or "")
+        elif custom_id.startswith(views.PREFIX + "a:"):
+            kind = ActionKind(custom_id.removeprefix(views.PREFIX + "a:"))
+            await self._button(interaction, kind)
+
+    async def _button(self, interaction: discord.Interaction, kind: ActionKind) -> None:
+        """A word pressed on the table message: only the player to act may use it."""
+        if kind not in views.AMOUNT_KINDS and kind is not ActionKind.CAMBIO:
+            await self.perform(interaction, kind)
+            return
+        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+            if not live.table.hand_running:
+                raise UserError(NO_HAND)
+            if live.table.to_act != interaction.user.id:
+                raise UserError(NOT_YOUR_TURN)
+            legal = _legal(live, kind, interaction.user.id)
+            if legal is None:
+                words = ", ".join(str(la.kind) for la in live.table.legal_actions())
+                raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
+            if kind is ActionKind.CAMBIO:
+                cards = live.table.cards_of(interaction.user.id)
+                text = (
+                    render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
+                    + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
+                )
+                await interaction.response.send_message(
+                    text, view=views.discard_view(cards, legal.max), ephemeral=True
+                )
+                return
+            await interaction.response.send_modal(views.amount_modal(legal))
+
+    # Slash commands -----------------------------------------------------------------------------
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("apro"), description=T("Apri il piatto (serve almeno la coppia richiesta)"))
+    @localized_options(importo="Quante fiches: un numero, cip, piatto o tutto (se manca: un cip)")
+    async def apro(self, interaction: discord.Interaction, importo: str | None = None) -> None:
+        await self.perform(interaction, ActionKind.APRO, amount=importo)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("vedo"), description=T("Vedi la puntata"))
+    async def vedo(self, interaction: discord.Interaction) -> None:
+        await self.perform(interaction, ActionKind.VEDO)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("rilancio"), description=T("Vedi e rilancia di un importo"))
+    @localized_options(importo="Di quanto rilanci sopra la chiamata: un numero, cip, piatto o tutto")
+    async def rilancio(self, interaction: discord.Interaction, importo: str) -> None:
+        await self.perform(interaction, ActionKind.RILANCIO, amount=importo)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("passo"), description=T("Passa: non apri, oppure lasci la mano"))
+    async def passo(self, interaction: discord.Interaction) -> None:
+        await self.perform(interaction, ActionKind.PASSO)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("paròl"), description=T("Paròl: non punti e passi la parola"))
+    async def parol(self, interaction: discord.Interaction) -> None:
+        await self.perform(interaction, ActionKind.PAROL)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("punto"), description=T("Punta un importo"))
+    @localized_options(importo="Quante fiches: un numero, cip, piatto o tutto")
+    async def punto(self, interaction: discord.Interaction, importo: str) -> None:
+        await self.perform(interaction, ActionKind.PUNTO, amount=importo)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("servito"), description=T("Sei servito: non cambi carte"))
+    async def servito(self, interaction: discord.Interaction) -> None:
+        await self.perform(interaction, ActionKind.SERVITO)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("cambio"), description=T("Cambia delle carte"))
+    @localized_options(carte="Le carte da cambiare: per posizione (1 3 5) o per carta (7♠ 9♦)")
+    async def cambio(self, interaction: discord.Interaction, carte: str) -> None:
+        await self.perform(interaction, ActionKind.CAMBIO, discards=carte)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("buio"), description=T("Apri al buio, prima di vedere le carte"))
+    async def buio(self, interaction: discord.Interaction) -> None:
+        await self.perform(interaction, ActionKind.BUIO)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("controbuio"), description=T("Rispondi al buio con il controbuio"))
+    async def controbuio(self, interaction: discord.Interaction) -> None:
+        await self.perform(interaction, ActionKind.CONTROBUIO)
+
+    @app_commands.guild_only()
+    @app_commands.command(name=T("carte"), description=T("Mostra solo a te le tue carte"))
+    async def carte(self, interaction: discord.Interaction) -> None:
+        await self.show_cards(interaction)
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Gioco(bot))

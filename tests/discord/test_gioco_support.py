@@ -1,0 +1,167 @@
+"""Shared helpers of the game tests (tests/discord/test_gioco_*.py): explicit decks, a table with
+its players, and the watch that scans every public message for hole cards.
+
+The watch knows every player's cards from the engine itself (`cards_of` after every step) and the
+cards shown at showdown from the replayed hand record, so it needs no hand-written list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.timers import ManualClock
+from engine.cards import Card, parse_cards
+from engine.events import HandShown, OpeningShown
+from engine.history import replay
+
+
+def stacked(hands: Sequence[str], rest: str = "") -> list[Card]:
+    """A deck dealing ``hands`` (in deal order, from the dealer's left) one card at a time, then ``rest``."""
+    parsed = [parse_cards(hand) for hand in hands]
+    size = len(parsed[0])
+    deck = [parsed[p][i] for i in range(size) for p in range(len(parsed))]
+    return deck + list(parse_cards(rest)) if rest else deck
+
+
+@dataclass
+class _Hand:
+    number: int
+    start: int  # index in public_texts when the hand was started
+    hole: dict[int, set[Card]] = field(default_factory=dict)
+    checked: bool = False
+
+
+class Game:
+    """One table in one channel, driven by real interactions through the fake Discord."""
+
+    def __init__(self, harness: Any, channel: str = "poker") -> None:
+        self.h = harness
+        self.channel = channel
+        self.hands: list[_Hand] = []
+        self.clock = ManualClock()
+        self.use_clock()
+
+    def use_clock(self) -> None:
+        """Turn timers on a clock the test moves (after each start of the bot)."""
+        self.h.bot.get_cog("Gioco").timers.clock = self.clock
+
+    @property
+    def live(self) -> Any:
+        return self.h.bot.tables.get(self.h.channel(self.channel).id)
+
+    @property
+    def table(self) -> Any:
+        return self.live.table
+
+    @property
+    def message(self) -> Any:
+        """The live table message."""
+        return self.h.fake.store[self.live.message_id]
+
+    async def open(
+        self, creator: Any, variant: str, users: Sequence[Any], buyin: int = 300, **options: Any
+    ) -> None:
+        reply = await self.h.slash(creator, "tavolo nuovo", channel=self.channel, variante=variant, **options)
+        assert not reply.ephemeral, reply.content
+        for user in users:
+            sat = await self.h.slash(user, "tavolo siedi", channel=self.channel, buyin=buyin)
+            assert not sat.ephemeral, sat.content
+
+    async def start(self, user: Any, deck: Sequence[Card] | None = None, message: Any = None) -> Any:
+        """`/tavolo inizia`, or the "Prossima mano" button of ``message``."""
+        if deck is not None:
+            self.h.bot.tables.queue_deck(self.h.channel(self.channel).id, deck)
+        start = len(self.h.public_texts())
+        if message is None:
+            reply = await self.h.slash(user, "tavolo inizia", channel=self.channel)
+        else:
+            reply = await self.h.click(user, message, label="Prossima mano")
+        assert not reply.ephemeral, reply.content
+        self.hands.append(_Hand(self.table.hand_number, start))
+        self._note()
+        return reply
+
+    async def say(self, user: Any, command: str, **options: Any) -> Any:
+        return await self._step(self.h.slash(user, command, channel=self.channel, **options))
+
+    async def click(self, user: Any, label: str, message: Any = None) -> Any:
+        return await self._step(self.h.click(user, message or self.message, label=label))
+
+    async def submit(self, user: Any, reply: Any, values: dict[str, Any]) -> Any:
+        return await self._step(self.h.submit_modal(user, reply, values))
+
+    async def select(self, user: Any, reply: Any, custom_id: str, values: list[Any]) -> Any:
+        return await self._step(self.h.select(user, reply, custom_id, values))
+
+    async def expire(self) -> None:
+        """Move the clock past the turn's deadline and wait for the timeout to be applied."""
+        live = self.live
+        before = (live.table.hand_number, live.table.hand_running, len(live.log))
+        cog = self.h.bot.get_cog("Gioco")
+        deadline = cog.timers.deadline(self.h.channel(self.channel).id)
+        assert deadline is not None, "no turn timer is running"
+        self.clock.advance(deadline - self.clock.now() + 1)
+        await self.h.fake.wait_for(
+            lambda: (live.table.hand_number, live.table.hand_running, len(live.log)) != before,
+            "the turn timer to fire",
+        )
+        await self.h.settle()
+        self._note()
+
+    async def _step(self, coro: Any) -> Any:
+        before = len(self.h.public_texts())
+        running = self.table.hand_running
+        reply = await coro
+        self._note()
+        if running and not self.table.hand_running:
+            self._ended(before)
+        return reply
+
+    def _note(self) -> None:
+        """Remember every card each player holds now (dealt, drawn, or about to be discarded)."""
+        if not self.hands or not self.table.hand_running:
+            return
+        hand = self.hands[-1]
+        for seat in self.live.view().seats:
+            cards = self.table.cards_of(seat.player)
+            hand.hole.setdefault(seat.player, set()).update(cards)
+
+    def _ended(self, end: int) -> None:
+        """The hand just ended: nothing before `end` shows a hole card; after it only shown cards."""
+        hand = self.hands[-1]
+        _, events = replay(self.table.hand_record())
+        shown = {c for e in events if isinstance(e, HandShown | OpeningShown) for c in e.cards}
+        texts = self.h.public_texts()
+        self._scan(texts[hand.start : end], hand, allowed=set(), where="during the hand")
+        self._scan(texts[end:], hand, allowed=shown, where="at the end of the hand")
+        hand.checked = True
+
+    def _scan(self, texts: Sequence[str], hand: _Hand, allowed: set[Card], where: str) -> None:
+        for player, cards in hand.hole.items():
+            for card in cards - allowed:
+                for text in texts:
+                    assert str(card) not in text, (
+                        f"hand {hand.number}: {card} of player {player} is public {where}:\n{text}"
+                    )
+
+    def finish(self) -> None:
+        """Check the hands that did not end (interrupted or still running): no hole card anywhere."""
+        texts = self.h.public_texts()
+        for hand in self.hands:
+            if not hand.checked:
+                self._scan(texts[hand.start :], hand, allowed=set(), where="(hand not ended)")
+                hand.checked = True
+
+
+async def balances(harness: Any, *users: Any) -> dict[str, int]:
+    return {u.name: int(await harness.bot.storage.balance(harness.guild_id, u.id)) for u in users}
+
+
+async def seats(harness: Any, channel: str = "poker") -> dict[int, int]:
+    """The ledger's seats of the channel's table: user id → chips at the table."""
+    for row in await harness.bot.storage.open_tables():
+        if row.channel_id == harness.channel(channel).id:
+            return dict(row.seats)
+    raise AssertionError("no open table in the ledger")
