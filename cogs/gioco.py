@@ -52,7 +52,7 @@ NO_HAND = "Non c'è nessuna mano in corso."
 BAD_AMOUNT = "Importo non valido: scrivi un numero di fiches, oppure cip, piatto o tutto."
 NEED_AMOUNT = "Devi dire quante fiches: un numero, oppure cip, piatto o tutto."
 NOT_SEATED = "Non sei seduto a questo tavolo."
-STALE_SELECT = "Questo menu non vale più: usa di nuovo il pulsante «Cambio…»."
+STALE_MENU = "Questo menu non vale più: usa di nuovo il pulsante «Cambio…»."
 
 DM = tuple[int, str]
 """A private message to send: (player id, text)."""
@@ -407,7 +407,7 @@ class Gioco(commands.Cog):
             async with self.bot.tables.locked(channel_id) as live:
                 dms = await self.start_hand(interaction, live)
             await self.deliver(channel_id, dms)
-        elif custom_id == views.DISCARD_SELECT:
+        elif custom_id == views.DISCARD_MENU:
             codes = [int(v) for v in data.get("values") or []]
             await self.perform(
                 interaction, ActionKind.CAMBIO, discards=tuple(Card.from_code(c) for c in codes)

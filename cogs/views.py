@@ -22,7 +22,7 @@ __all__ = [
     "AMOUNT_FIELD",
     "CARDS_BUTTON",
     "COMEBACK_BUTTON",
-    "DISCARD_SELECT",
+    "DISCARD_MENU",
     "PREFIX",
     "START_BUTTON",
     "action_custom_id",
@@ -37,7 +37,7 @@ PREFIX = "tv:"
 CARDS_BUTTON = "tv:carte"
 COMEBACK_BUTTON = "tv:rientra"
 START_BUTTON = "tv:inizia"
-DISCARD_SELECT = "tv:scarta"
+DISCARD_MENU = "tv:scarta"
 AMOUNT_FIELD = "importo"
 
 AMOUNT_KINDS = frozenset({ActionKind.APRO, ActionKind.PUNTO, ActionKind.RILANCIO})
@@ -154,7 +154,7 @@ def discard_view(cards: Iterable[Card], max_draw: int) -> discord.ui.View:
     """The private select menu of the player's own cards, for the draw."""
     shown = render.display_order(cards)
     select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-        custom_id=DISCARD_SELECT,
+        custom_id=DISCARD_MENU,
         placeholder="Scegli le carte da cambiare",
         min_values=1,
         max_values=min(max_draw, len(shown)),
