@@ -3,13 +3,15 @@
     python -m engine.simulate --variante italiana|32carte|texas --giocatori N --mani M
                               [--seme S] [--json] [--limite L] [--senza-semi] [--over]
                               [--invito-tutti] [--controcontrobuio] [--cambio-max 4|5]
+                              [--mazzo auto|32|americano]
 
 Every player picks a random legal action (a random amount inside the legal range, random discards).
 In checking mode, after **every** request the simulator verifies that no chip was created or
 destroyed, that no stack, bet or pot is negative, that the public pots add up to the pot, that no
 card is in two places (live hands, board, stock, muck) and that the chips the events report match
-the stacks at the end of each hand. Any broken invariant is a *violazione*: it is reported and the
-exit status is 1.
+the stacks at the end of each hand. Any broken invariant is a *violazione*, and so is an exception
+escaping the engine (the run stops there): violations are reported and the exit status is 1.
+Without ``--json`` the summary is in Italian; ``--json`` prints exactly one JSON object.
 
 Random play is biased so that it reaches every rule in a few hundred hands, because uniform play
 would hide the rare ones: stacks are uneven (side pots, short all-ins), raises are often the
@@ -24,8 +26,8 @@ different suits, the split that option allows. Texas splits often enough on its 
 
 Busted players: a player removed with no chips is re-seated at once with a fresh random stack
 (a *rientro*); a player who cannot pay his paròl debt and so keeps the table from starting leaves
-and sits again with a fresh stack. The chips they bring are counted (``fiche_rientrate``,
-``fiche_uscite``), so ``fiches_finali = fiches_iniziali + fiche_rientrate - fiche_uscite``: the
+and sits again with a fresh stack. The chips they bring are counted (``fiches_rientrate``,
+``fiches_uscite``), so ``fiches_finali = fiches_iniziali + fiches_rientrate - fiches_uscite``: the
 table always keeps its N players, which keeps every rule that needs 3, 4 or 5 players reachable.
 
 The checks read the table's private lists (stock, muck, hands): this module is part of the engine
@@ -254,8 +256,8 @@ class SimulationResult:
     mani: int
     fiches_iniziali: int
     fiches_finali: int
-    fiche_rientrate: int = 0
-    fiche_uscite: int = 0
+    fiches_rientrate: int = 0
+    fiches_uscite: int = 0
     violazioni: int = 0
     secondi: float = 0.0
     regole: Counter[str] = field(default_factory=Counter)
@@ -272,8 +274,8 @@ class SimulationResult:
             "mani": self.mani,
             "fiches_iniziali": self.fiches_iniziali,
             "fiches_finali": self.fiches_finali,
-            "fiche_rientrate": self.fiche_rientrate,
-            "fiche_uscite": self.fiche_uscite,
+            "fiches_rientrate": self.fiches_rientrate,
+            "fiches_uscite": self.fiches_uscite,
             "violazioni": self.violazioni,
             "mani_al_secondo": round(self.mani_al_secondo, 1),
             "regole": dict(sorted(self.regole.items())),
@@ -376,8 +378,13 @@ def simulate(
     seed: int | None = None,
     check: bool = True,
     prepared: bool = True,
+    count: bool = True,
 ) -> SimulationResult:
-    """Play ``hands`` hands of random play at one table (see the module doc)."""
+    """Play ``hands`` hands of random play at one table (see the module doc).
+
+    ``check=False`` skips the per-action invariants and ``count=False`` the rule counters: what
+    the benchmark times is then the engine and the random player alone.
+    """
     rng = random.Random(seed)
     table = Table(options, rng=random.Random(rng.getrandbits(64)))
     policy = RandomPolicy(random.Random(rng.getrandbits(64)))
@@ -406,52 +413,59 @@ def simulate(
         and options.mazzo is not Mazzo.AMERICANO
     )
     started = time.perf_counter()
-    for _hand in range(hands):
-        seated = table.seats()
-        # Keep N players: re-seat the busted, and free players stuck behind an unpaid paròl debt.
-        for pid in ids:
-            if pid not in seated:
-                stack = _stack(rng, cip)
-                events = table.sit(pid, stack)
-                expected += stack
-                result.fiche_rientrate += stack
-                counts["rientri"] += 1
-                if check:
-                    note(ledger.apply(events))
-        if not table.can_start():
+    for played in range(hands):
+        try:
+            seated = table.seats()
+            # Keep N players: re-seat the busted, and free players stuck behind an unpaid paròl debt.
             for pid in ids:
-                if _debt(table, pid) > table.seats()[pid]:
-                    released = table.seats()[pid]
-                    events = table.leave(pid)
-                    stack = _stack(rng, cip) + _debt(table, pid)
-                    events += table.sit(pid, stack)
-                    expected += stack - released
-                    result.fiche_rientrate += stack
-                    result.fiche_uscite += released
-                    counts["rientri_per_debito"] += 1
+                if pid not in seated:
+                    stack = _stack(rng, cip)
+                    events = table.sit(pid, stack)
+                    expected += stack
+                    result.fiches_rientrate += stack
+                    counts["rientri"] += 1
                     if check:
                         note(ledger.apply(events))
-        deal: list[Card] | None = None
-        policy.cautious = False
-        if can_prepare and rng.randrange(PREPARED_EVERY) == 0 and _all_dealt_in(table):
-            size = deck_for_hand(options, players)[0]
-            deal = _prepared_deck(size, players, rng, twins=not options.semi)
-            policy.cautious = True
-            counts["mani_preparate"] += 1
-        events = table.start_hand(deck=deal)
-        if check:
-            note(ledger.apply(events))
-            note(check_table(table, expected))
-        _count_rules(events, counts)
-        while table.hand_running:
-            events = play_action(table, policy)
+            if not table.can_start():
+                for pid in ids:
+                    if _debt(table, pid) > table.seats()[pid]:
+                        released = table.seats()[pid]
+                        events = table.leave(pid)
+                        stack = _stack(rng, cip) + _debt(table, pid)
+                        events += table.sit(pid, stack)
+                        expected += stack - released
+                        result.fiches_rientrate += stack
+                        result.fiches_uscite += released
+                        counts["rientri_per_debito"] += 1
+                        if check:
+                            note(ledger.apply(events))
+            deal: list[Card] | None = None
+            policy.cautious = False
+            if can_prepare and rng.randrange(PREPARED_EVERY) == 0 and _all_dealt_in(table):
+                size = deck_for_hand(options, players)[0]
+                deal = _prepared_deck(size, players, rng, twins=not options.semi)
+                policy.cautious = True
+                counts["mani_preparate"] += 1
+            events = table.start_hand(deck=deal)
             if check:
                 note(ledger.apply(events))
                 note(check_table(table, expected))
-            _count_rules(events, counts)
+            if count:
+                _count_rules(events, counts)
+            while table.hand_running:
+                events = play_action(table, policy)
+                if check:
+                    note(ledger.apply(events))
+                    note(check_table(table, expected))
+                if count:
+                    _count_rules(events, counts)
+        except Exception as error:  # an engine crash is a broken invariant too: report it, stop
+            note([f"eccezione alla mano {played + 1}: {type(error).__name__}: {error}"])
+            result.mani = played
+            break
     result.secondi = time.perf_counter() - started
     result.fiches_finali = table.total_chips()
-    if result.fiches_finali != result.fiches_iniziali + result.fiche_rientrate - result.fiche_uscite:
+    if result.fiches_finali != result.fiches_iniziali + result.fiches_rientrate - result.fiches_uscite:
         note(["il bilancio finale delle fiche non torna"])
     return result
 
@@ -492,6 +506,7 @@ def _parse(argv: Sequence[str]) -> tuple[TableOptions, int, int, int | None, boo
     parser.add_argument("--invito-tutti", action="store_true")
     parser.add_argument("--controcontrobuio", action="store_true")
     parser.add_argument("--cambio-max", default="4")
+    parser.add_argument("--mazzo", default="auto")
     args = parser.parse_args(list(argv))
     players = _integer(args.giocatori, "Il numero di giocatori")
     hands = _integer(args.mani, "Il numero di mani")
@@ -513,10 +528,20 @@ def _parse(argv: Sequence[str]) -> tuple[TableOptions, int, int, int | None, boo
             invito_tutti=args.invito_tutti,
             controcontrobuio=args.controcontrobuio,
             max_cambio=max_cambio,
+            mazzo=_mazzo(args.mazzo),
         )
     except EngineError as error:
         raise InputError(str(error)) from None
+    if players > options.max_seats:
+        raise InputError(f"Con queste opzioni si gioca al massimo in {options.max_seats}.")
     return options, players, hands, seed, args.json
+
+
+def _mazzo(text: str) -> Mazzo:
+    try:
+        return Mazzo(text)
+    except ValueError:
+        raise InputError(f"Il mazzo «{text}» non esiste: scegli auto, 32 o americano.") from None
 
 
 def _limit(text: str | None) -> Limit | None:
@@ -543,7 +568,7 @@ def _summary(result: SimulationResult) -> str:
         f"Variante {result.variante}, {result.giocatori} giocatori: {result.mani} mani giocate "
         f"in {result.secondi:.2f} s ({result.mani_al_secondo:,.0f} mani al secondo, con i controlli).",
         f"Fiche all'inizio: {result.fiches_iniziali}; alla fine: {result.fiches_finali} "
-        f"(rientri +{result.fiche_rientrate}, uscite -{result.fiche_uscite}).",
+        f"(rientri +{result.fiches_rientrate}, uscite -{result.fiches_uscite}).",
     ]
     if result.regole:
         lines.append(

@@ -10,8 +10,9 @@ so the small blind is player 2, the big blind player 3 and so on: PokerKit seat 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from engine.events import ChipsPosted, HandShown, PlayerLeft, PotAwarded, PotCarried, PostKind, Street
+from engine.events import ChipsPosted, Event, HandShown, PlayerLeft, PostKind, PotAwarded, PotCarried, Street
 from engine.options import TableOptions
 from engine.table import Table
 from tests.engine.test_table_helpers import K, act, kinds, of_type, stacked
@@ -27,8 +28,8 @@ def seated(variant: str, stacks: list[int], **options: object) -> Table:
     return table
 
 
-def pots_awarded(events: list[object]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    return [(p.amount, p.winners, p.shares) for p in of_type(events, PotAwarded)]  # type: ignore[arg-type]
+def pots_awarded(events: Sequence[Event]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    return [(p.amount, p.winners, p.shares) for p in of_type(events, PotAwarded)]
 
 
 # ------------------------------------------------------------------ A-D: texas no-limit, blinds 1/2
@@ -187,7 +188,9 @@ def test_vector_g_all_parol_carries_the_pot_and_a_joiner_pays_the_difference() -
     assert {s.player: s.debt for s in table.public_view().seats} == {1: 0, 2: 10, 3: 0, 4: 10}
 
     # Hand 2: player 2 deals, four players (32 cards), no invito, level K, debts paid.
-    events = table.start_hand(deck=stacked(["7c 8c 9d Jc Qc", "7d 8d 9c Jd Qd", "Kh Ks 7h 8h 9h", "Ts Td 7s As Qs"]))
+    events = table.start_hand(
+        deck=stacked(["7c 8c 9d Jc Qc", "7d 8d 9c Jd Qd", "Kh Ks 7h 8h 9h", "Ts Td 7s As Qs"])
+    )
     posted = sorted((p.player, p.kind, p.amount) for p in of_type(events, ChipsPosted))
     assert posted == [(2, PostKind.DEBITO, 10), (4, PostKind.DEBITO, 10)]
     assert table.public_view().opening_level == 13 and table.public_view().pot == 50

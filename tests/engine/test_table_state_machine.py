@@ -5,7 +5,7 @@ one of the words ``legal_actions()`` offers (any amount in the range, any discar
 leave and sit again, sit out and come back, deal the next hand. Its invariants are the checks of
 ``engine.simulate`` (chips conserved, nothing negative, pots adding up, each card in one place)
 plus the event ledger (the chips the events report match the stacks). Variants and options are
-drawn once per run: all three variants, buio on, ``invito_tutti``, Over, limits, ``semi`` off.
+drawn once per run, one machine per variant: buio on, ``invito_tutti``, Over, limits, ``semi`` off.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engine import simulate as sim
 from engine.actions import Action, ActionKind
 from engine.errors import EngineError
 from engine.events import Event
-from engine.options import Limit, TableOptions, Variant
+from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.table import Table
 from tests.engine.test_table_helpers import snapshot
 
@@ -29,8 +29,7 @@ K = ActionKind
 
 
 @st.composite
-def table_options(draw: st.DrawFn) -> TableOptions:
-    variant = draw(st.sampled_from(list(Variant)))
+def table_options(draw: st.DrawFn, variant: Variant) -> TableOptions:
     if variant is Variant.ITALIANA:
         return TableOptions(
             variant=variant,
@@ -40,6 +39,7 @@ def table_options(draw: st.DrawFn) -> TableOptions:
             controcontrobuio=draw(st.booleans()),
             buio_multiplo=draw(st.sampled_from([1, 2, 3])),
             max_cambio=draw(st.sampled_from([4, 5])),
+            mazzo=draw(st.sampled_from(list(Mazzo))),
         )
     if variant is Variant.TRENTADUE:
         return TableOptions(
@@ -57,6 +57,8 @@ def table_options(draw: st.DrawFn) -> TableOptions:
 
 
 class TableMachine(RuleBasedStateMachine):
+    variant = Variant.ITALIANA
+
     def __init__(self) -> None:
         super().__init__()
         self.table: Table | None = None
@@ -78,11 +80,12 @@ class TableMachine(RuleBasedStateMachine):
     # ------------------------------------------------------------------ rules
 
     @initialize(
-        options=table_options(),
+        data=st.data(),
         seed=st.integers(0, 2**32),
         stacks=st.lists(st.integers(1, 400), min_size=2, max_size=6),
     )
-    def setup(self, options: TableOptions, seed: int, stacks: list[int]) -> None:
+    def setup(self, data: st.DataObject, seed: int, stacks: list[int]) -> None:
+        options = data.draw(table_options(self.variant))
         self.table = Table(options, rng=random.Random(seed))
         stacks = stacks[: options.max_seats]
         self.players = list(range(1, len(stacks) + 1))
@@ -192,10 +195,29 @@ class TableMachine(RuleBasedStateMachine):
             assert table.to_act is None and table.legal_actions() == ()
 
 
-TableMachine.TestCase.settings = settings(
-    max_examples=60,
+SETTINGS = settings(
+    max_examples=10,
     stateful_step_count=60,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_table_state_machine = TableMachine.TestCase
+
+
+class ItalianaMachine(TableMachine):
+    variant = Variant.ITALIANA
+
+
+class TrentadueMachine(TableMachine):
+    variant = Variant.TRENTADUE
+
+
+class TexasMachine(TableMachine):
+    variant = Variant.TEXAS
+
+
+ItalianaMachine.TestCase.settings = SETTINGS
+TrentadueMachine.TestCase.settings = SETTINGS
+TexasMachine.TestCase.settings = SETTINGS
+test_italiana_state_machine = ItalianaMachine.TestCase
+test_trentadue_state_machine = TrentadueMachine.TestCase
+test_texas_state_machine = TexasMachine.TestCase
