@@ -116,10 +116,9 @@ def five_card_value(codes: Sequence[int], ranking: Ranking, lowest_rank: int) ->
             digits: list[int] = [level, top]
         else:
             digits = [top]
-        order = sorted(codes, key=lambda c: (c >> 2 != 14 or not minima, c), reverse=True)
+        order = display_order(codes, lowest_rank)
     else:
-        # Groups: bigger first, then higher rank; inside a group the better suit first.
-        order = sorted(codes, key=lambda c: (counts[c >> 2], c), reverse=True)
+        order = display_order(codes, lowest_rank)
         shape = sorted(counts.values(), reverse=True)
         if flush:
             category = Category.COLORE
@@ -140,6 +139,20 @@ def five_card_value(codes: Sequence[int], ranking: Ranking, lowest_rank: int) ->
     deciding_rank = order[0] >> 2
     suit = max(code & 3 for code in order if code >> 2 == deciding_rank) if italian else 0
     return strength_of(ranking, category, digits) | suit, tuple(order)
+
+
+def display_order(codes: Sequence[int], lowest_rank: int) -> list[int]:
+    """Five distinct card codes in the order a hand is shown: groups bigger first, then higher
+    rank, inside a group the better suit first; a straight from its top card, the minima
+    (A-7-8-9-10 in 32 cards) with its ace last. The same in both rankings."""
+    desc = sorted(codes, reverse=True)
+    ranks = [code >> 2 for code in desc]
+    if len(set(ranks)) == 5:
+        if ranks[0] == 14 and ranks[1] == lowest_rank + 3 and ranks[4] == lowest_rank:
+            return desc[1:] + desc[:1]  # the minima: the ace plays low
+        return desc
+    count = ranks.count
+    return sorted(desc, key=lambda code: count(code >> 2), reverse=True)  # stable: codes stay descending
 
 
 def strength_of(ranking: Ranking, category: Category, digits: Sequence[int]) -> int:

@@ -25,7 +25,7 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
-from engine._rank_core import Category, Ranking, five_card_value, strength_of
+from engine._rank_core import RANK_SHIFT, Category, Ranking, five_card_value, strength_of
 
 __all__ = ["Evaluator", "evaluator"]
 
@@ -108,7 +108,11 @@ def _italian_table(lowest_rank: int) -> array[int]:
 
 
 def _nonflush_international(ranks: Sequence[int], lowest_rank: int) -> int:
-    """The best five of 5..7 ranks (a multiset) when no five cards share a suit."""
+    """The best five of 5..7 ranks (a multiset) when no five cards share a suit.
+
+    The readable reference; the evaluator fills its table with ``_nonflush_fast`` (checked
+    against this one on every multiset by the tests).
+    """
     counts = Counter(ranks)
     distinct = sorted(counts, reverse=True)
     present = set(distinct)
@@ -134,6 +138,68 @@ def _nonflush_international(ranks: Sequence[int], lowest_rank: int) -> int:
     if first_count == 2:
         return strength_of(Ranking.INTERNAZIONALE, Category.COPPIA, [first, *rest[:3]])
     return strength_of(Ranking.INTERNAZIONALE, Category.CARTA_ALTA, distinct[:5])
+
+
+_POKER = strength_of(Ranking.INTERNAZIONALE, Category.POKER, [])
+_FULL = strength_of(Ranking.INTERNAZIONALE, Category.FULL, [])
+_SCALA = strength_of(Ranking.INTERNAZIONALE, Category.SCALA, [])
+_TRIS = strength_of(Ranking.INTERNAZIONALE, Category.TRIS, [])
+_DOPPIA = strength_of(Ranking.INTERNAZIONALE, Category.DOPPIA_COPPIA, [])
+_COPPIA = strength_of(Ranking.INTERNAZIONALE, Category.COPPIA, [])
+_ALTA = strength_of(Ranking.INTERNAZIONALE, Category.CARTA_ALTA, [])
+
+
+def _digits(ranks: Sequence[int]) -> int:
+    """Up to five rank digits, most significant first, at their place in a strength."""
+    value = 0
+    for i, rank in enumerate(ranks[:5]):
+        value |= rank << (RANK_SHIFT + 16 - 4 * i)
+    return value
+
+
+def _nonflush_fast(codes: Sequence[int], lowest_rank: int) -> int:
+    """``_nonflush_international`` from card codes, without ``Counter`` and sorting: it runs on
+    every first sight of a rank multiset, which a fresh process meets thousands of times."""
+    counts = [0] * 15
+    for code in codes:
+        counts[code >> 2] += 1
+    singles: list[int] = []
+    pairs: list[int] = []
+    trips: list[int] = []
+    quads: list[int] = []
+    groups = (singles, singles, pairs, trips, quads)
+    distinct: list[int] = []
+    for rank in range(14, 1, -1):
+        count = counts[rank]
+        if count:
+            groups[count].append(rank)
+            distinct.append(rank)
+    if quads:
+        first = quads[0]
+        return _POKER | _digits([first, next(r for r in distinct if r != first)])
+    if trips and (len(trips) > 1 or pairs):
+        return _FULL | _digits([trips[0], max(trips[1:] + pairs)])
+    if len(distinct) >= 5:
+        run = 0
+        previous = 0
+        for rank in distinct:
+            run = run + 1 if rank == previous - 1 else 1
+            previous = rank
+            if run == 5:
+                return _SCALA | _digits([rank + 4])
+        if counts[14] and all(counts[lowest_rank + i] for i in range(4)):
+            return _SCALA | _digits([lowest_rank + 3])
+    if trips:
+        first = trips[0]
+        return _TRIS | _digits([first, *[r for r in distinct if r != first][:2]])
+    if len(pairs) >= 2:
+        first, second = pairs[0], pairs[1]
+        kicker = next(r for r in distinct if r != first and r != second)
+        return _DOPPIA | _digits([first, second, kicker])
+    if pairs:
+        first = pairs[0]
+        return _COPPIA | _digits([first, *[r for r in distinct if r != first][:3]])
+    return _ALTA | _digits(distinct)
 
 
 def _ranks_of_key(key: int) -> list[int]:
@@ -211,8 +277,8 @@ class Evaluator:
         nonflush: dict[int, int] = {}
         flushes: dict[int, int] = {}
 
-        def nonflush_value(key: int) -> int:
-            value = nonflush[key] = _nonflush_international(_ranks_of_key(key), low)
+        def nonflush_value(key: int, codes: Sequence[int]) -> int:
+            value = nonflush[key] = _nonflush_fast(codes, low)
             return value
 
         def flush_value(codes: Sequence[int], total: int) -> int:
@@ -240,7 +306,7 @@ class Evaluator:
             try:
                 return nf[total >> 16]
             except KeyError:
-                return nonflush_value(total >> 16)
+                return nonflush_value(total >> 16, (a, b, c, d, e, f, g))
 
         def five(
             a: int, b: int, c: int, d: int, e: int, v0: list[int] = first, v: list[int] = sums,
@@ -252,7 +318,7 @@ class Evaluator:
             try:
                 return nf[total >> 16]
             except KeyError:
-                return nonflush_value(total >> 16)
+                return nonflush_value(total >> 16, (a, b, c, d, e))
 
         def strength(codes: Sequence[int]) -> int:
             if not 5 <= len(codes) <= 7:
@@ -261,7 +327,7 @@ class Evaluator:
             if total & _FLUSH_BITS:
                 return flush_value(codes, total)
             value = nonflush.get(total >> _SUM_SHIFT)
-            return nonflush_value(total >> _SUM_SHIFT) if value is None else value
+            return nonflush_value(total >> _SUM_SHIFT, codes) if value is None else value
 
         def strengths(hands: Sequence[Sequence[int]]) -> list[int]:
             return [strength(codes) for codes in hands]

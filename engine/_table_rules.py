@@ -8,7 +8,7 @@ from functools import cache
 from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
 from engine.errors import EngineError
 from engine.options import Mazzo, TableOptions, Variant
-from engine.ranking import Category, Ranking, evaluate
+from engine.ranking import Category, Ranking, category_of, evaluate, fast_evaluator, value_of_five
 
 __all__ = ["LEVEL_NAMES", "deck_for_hand", "opening_cards"]
 
@@ -37,6 +37,11 @@ def _bilateral_four(cards: Sequence[Card], lowest_rank: int) -> tuple[Card, ...]
     Below the lowest rank the ace completes (A-7-8-9-10 is the minima), so the run may start at
     the lowest rank; it must end by the king so that a card above exists too.
     """
+    per_suit = [0, 0, 0, 0]
+    for card in cards:
+        per_suit[card.code & 3] += 1
+    if max(per_suit) < 4:
+        return None
     by_suit: dict[int, dict[int, Card]] = {}
     for card in cards:
         by_suit.setdefault(card.suit, {})[card.rank] = card
@@ -57,7 +62,9 @@ def opening_cards(
 
     A pair of the level or higher shows the pair; a better hand shows its five cards; a
     bilateral four-card straight flush shows the four. Counting ranks settles most hands without
-    the evaluator, which only runs when it can matter (doppia coppia and up, or no pair at all).
+    the evaluator; the others take the fast strength (a table lookup), which tells a scala or a
+    colore from a carta alta, and only a hand that qualifies by its category (doppia coppia and
+    up) has its five cards put in display order.
     """
     by_rank: dict[int, list[Card]] = {}
     for card in cards:
@@ -67,6 +74,12 @@ def opening_cards(
         if groups[0][0].rank >= level:
             return tuple(groups[0])
         return _bilateral_four(cards, lowest_rank)
+    if len(cards) == 5:
+        codes = [card.code for card in cards]
+        strength = fast_evaluator(ranking, lowest_rank).strength(codes)
+        if category_of(strength, ranking) is Category.CARTA_ALTA:
+            return _bilateral_four(cards, lowest_rank)
+        return value_of_five(codes, strength, ranking, lowest_rank).cards
     value = evaluate(cards, ranking=ranking, lowest_rank=lowest_rank)
     if value.category is not Category.CARTA_ALTA:
         return value.cards

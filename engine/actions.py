@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine._frozen import fast_init
 from engine.cards import Card
 
 __all__ = ["Action", "ActionKind", "LegalAction"]
@@ -27,6 +28,7 @@ class ActionKind(StrEnum):
     CONTROBUIO = "controbuio"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision: ``cards`` are the discards of ``CAMBIO``; ``amount`` as in the module doc."""
@@ -37,6 +39,7 @@ class Action:
     cards: tuple[Card, ...] = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LegalAction:
     """What the player to act may say. ``min``/``max`` are amounts for bets and raises, the

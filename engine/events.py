@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from engine._frozen import fast_init
 from engine.actions import ActionKind
 from engine.cards import Card
 
@@ -66,11 +67,13 @@ class Street(StrEnum):
     SHOWDOWN = "showdown"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Event:
     private_to: int | None = field(default=None, kw_only=True)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerSat(Event):
     player: int
@@ -79,6 +82,7 @@ class PlayerSat(Event):
     waits: bool  # sat during a hand: plays from the next one
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
     player: int
@@ -86,6 +90,7 @@ class PlayerLeft(Event):
     busted: bool  # removed because he has no chips left
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StackReleased(Event):
     """Chips that leave the table for the player's balance now."""
@@ -94,17 +99,20 @@ class StackReleased(Event):
     amount: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerSatOut(Event):
     player: int
     timeouts: bool  # sat out by RULES §5.5, not by his own request
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerCameBack(Event):
     player: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
     hand_number: int
@@ -115,6 +123,7 @@ class HandStarted(Event):
     carried: int  # pot carried from the previous hand
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandSkipped(Event):
     """A seated player not dealt in because he cannot pay his paròl debt or forced bet."""
@@ -123,6 +132,7 @@ class HandSkipped(Event):
     debt: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChipsPosted(Event):
     player: int
@@ -130,18 +140,21 @@ class ChipsPosted(Event):
     amount: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsDealt(Event):
     player: int
     cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StreetStarted(Event):
     street: Street
     board: tuple[Card, ...] = ()  # the new board cards (texas)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ActionTaken(Event):
     """``amount`` is the number given with the word (bet, raise over the call, number of cards
@@ -156,12 +169,14 @@ class ActionTaken(Event):
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerTimedOut(Event):
     player: int
     kind: ActionKind  # what the engine said for him
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsDrawn(Event):
     player: int
@@ -169,16 +184,19 @@ class CardsDrawn(Event):
     received: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardBurnt(Event):
     pass
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DiscardsReshuffled(Event):
     count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BetReturned(Event):
     """The uncalled part of a bet goes back to its owner (RULES §5.3)."""
@@ -187,12 +205,14 @@ class BetReturned(Event):
     amount: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotUpdated(Event):
     total: int
     pots: tuple[int, ...]  # main pot first, then side pots
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandShown(Event):
     player: int
@@ -201,11 +221,13 @@ class HandShown(Event):
     best: tuple[Card, ...]  # the five cards that make it
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandMucked(Event):
     player: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     pot: int  # 0 = main pot
@@ -215,12 +237,14 @@ class PotAwarded(Event):
     shown: bool  # False when won because everyone else folded
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OpeningShown(Event):
     player: int
     cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandVoid(Event):
     """Nobody opened: the pot stays for the next hand at a higher level."""
@@ -229,6 +253,7 @@ class HandVoid(Event):
     next_level: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotCarried(Event):
     """All paròl: the pot is carried; ``debts`` is what each seated player must add to play."""
@@ -237,6 +262,7 @@ class PotCarried(Event):
     debts: tuple[tuple[int, int], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     hand_number: int

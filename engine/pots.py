@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine._frozen import fast_init
+
 __all__ = ["Pot", "build_pots", "split", "uncalled_excess"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pot:
     amount: int
@@ -52,10 +55,16 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool], dead: int = 0
     previous = 0
     for level in sorted({c for c in contributions if c > 0}):
         amount = 0
-        for c in contributions:
+        reached: list[int] = []
+        for pos, c in enumerate(contributions):
             if c > previous:
-                amount += min(c, level) - previous
-        eligible = tuple(pos for pos, c in enumerate(contributions) if live[pos] and c >= level)
+                if c >= level:
+                    amount += level - previous
+                    if live[pos]:
+                        reached.append(pos)
+                else:
+                    amount += c - previous
+        eligible = tuple(reached)
         previous = level
         if not eligible:
             if pots:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from engine import _rank_tables
+from engine._frozen import fast_init
 from engine._rank_core import (
     CATEGORY_SHIFT,
     RANK_SHIFT,
@@ -39,6 +40,7 @@ from engine._rank_core import (
     Ranking,
     category_of,
     default_lowest_rank,
+    display_order,
     five_card_value,
     sf_level_of,
     strength_of,
@@ -53,6 +55,7 @@ __all__ = [
     "Category",
     "HandValue",
     "Ranking",
+    "beats",
     "category_of",
     "compare",
     "evaluate",
@@ -60,11 +63,18 @@ __all__ = [
     "five_card_value",
     "showdown",
     "strength_of",
+    "value_of_five",
     "winners",
     "winners_from_strengths",
 ]
 
 
+# A module constant: reading an enum member off its class goes through ``EnumType.__getattr__``'s
+# slow attribute hook, and the showdown functions below run for every pot.
+_ITALIANA = Ranking.ITALIANA
+
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandValue:
     """The value of one hand: what to show (category, best five) and what to compare (strength).
@@ -155,6 +165,23 @@ def evaluate(
     )
 
 
+def value_of_five(codes: Sequence[int], strength: int, ranking: Ranking, lowest_rank: int) -> HandValue:
+    """The value of five valid card codes whose strength is already known (a showdown has it):
+    ``evaluate`` without its checks and its table lookup, for callers that hold valid cards."""
+    return HandValue(
+        category=category_of(strength, ranking),
+        cards=tuple(map(Card.from_code, display_order(codes, lowest_rank))),
+        ranking=ranking,
+        strength=strength,
+    )
+
+
+def beats(a: int, b: int, ranking: Ranking, *, suits: bool = True) -> bool:
+    """Whether strength ``a`` beats strength ``b`` (the scala reale cycle included): the
+    two-hand case of ``winners_from_strengths``, without its lists."""
+    return _beats(a, b, ranking is _ITALIANA, suits) > 0
+
+
 def fast_evaluator(ranking: Ranking, lowest_rank: int | None = None) -> _rank_tables.Evaluator:
     """The precomputed evaluator of one ranking and deck, for callers that value many hands.
 
@@ -164,7 +191,8 @@ def fast_evaluator(ranking: Ranking, lowest_rank: int | None = None) -> _rank_ta
     in descending order) and ``seven(...)`` for the international one; see ``Evaluator``.
     Tables are built on the first call for each deck (tens of milliseconds for 32 cards).
     """
-    ranking = Ranking(ranking)
+    if ranking.__class__ is not Ranking:
+        ranking = Ranking(ranking)
     low = default_lowest_rank(ranking) if lowest_rank is None else lowest_rank
     return _rank_tables.evaluator(ranking, low)
 
@@ -204,7 +232,7 @@ def winners_from_strengths(strengths: Sequence[int], ranking: Ranking, *, suits:
     """
     if not strengths:
         raise ValueError("A showdown needs at least one hand.")
-    italian = ranking is Ranking.ITALIANA
+    italian = ranking is _ITALIANA
     keys = list(strengths) if suits or not italian else [s >> RANK_SHIFT for s in strengths]
     best = max(keys)
     if not italian or strengths[keys.index(best)] >> CATEGORY_SHIFT != SF_POSITION:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -50,35 +50,104 @@ from engine.events import (
 )
 from engine.options import Limit, TableOptions, Variant
 from engine.pots import build_pots, split
-from engine.ranking import HandValue, Ranking, evaluate, fast_evaluator, winners_from_strengths
+from engine.ranking import HandValue, Ranking, beats, fast_evaluator, value_of_five, winners_from_strengths
 
 __all__ = ["LegalAction", "SeatView", "Table", "TableView"]
 
-K = ActionKind
+
+# Enum members as plain class attributes. ``EnumType`` defines ``__getattr__``, which routes every
+# ``Street.FLOP`` through a slow attribute hook (about ten times a plain class attribute); the
+# table names streets and words many times per action.
+class K:
+    APRO = ActionKind.APRO
+    PASSO = ActionKind.PASSO
+    VEDO = ActionKind.VEDO
+    RILANCIO = ActionKind.RILANCIO
+    PAROL = ActionKind.PAROL
+    PUNTO = ActionKind.PUNTO
+    SERVITO = ActionKind.SERVITO
+    CAMBIO = ActionKind.CAMBIO
+    BUIO = ActionKind.BUIO
+    CONTROBUIO = ActionKind.CONTROBUIO
+
+
+class _S:
+    BUIO = Street.BUIO
+    APERTURA = Street.APERTURA
+    PRIMO_GIRO = Street.PRIMO_GIRO
+    CAMBIO = Street.CAMBIO
+    SECONDO_GIRO = Street.SECONDO_GIRO
+    PREFLOP = Street.PREFLOP
+    FLOP = Street.FLOP
+    TURN = Street.TURN
+    RIVER = Street.RIVER
+    SHOWDOWN = Street.SHOWDOWN
+
+
+class _V:
+    ITALIANA = Variant.ITALIANA
+    TRENTADUE = Variant.TRENTADUE
+    TEXAS = Variant.TEXAS
+
+
+class _L:
+    FISSO = Limit.FISSO
+    POTLIMIT = Limit.POTLIMIT
+    NOLIMIT = Limit.NOLIMIT
+
+
+class _P:
+    INVITO = PostKind.INVITO
+    PICCOLO_BUIO = PostKind.PICCOLO_BUIO
+    GRANDE_BUIO = PostKind.GRANDE_BUIO
+    OVER = PostKind.OVER
+    DEBITO = PostKind.DEBITO
+
+
+class _R:
+    ITALIANA = Ranking.ITALIANA
+    INTERNAZIONALE = Ranking.INTERNAZIONALE
+
+
 _J, _K = 11, 13
-_BETTING = frozenset(
-    {Street.PRIMO_GIRO, Street.SECONDO_GIRO, Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER}
-)
+_BETTING = frozenset({_S.PRIMO_GIRO, _S.SECONDO_GIRO, _S.PREFLOP, _S.FLOP, _S.TURN, _S.RIVER})
 _STATE_VERSION = 1
 
 
-_PASSO = LegalAction(ActionKind.PASSO)
-_PAROL = LegalAction(ActionKind.PAROL)
-_SERVITO = LegalAction(ActionKind.SERVITO)
+_PASSO = LegalAction(K.PASSO)
+_PAROL = LegalAction(K.PAROL)
+_SERVITO = LegalAction(K.SERVITO)
 
 
-_LEGAL_CACHE: dict[tuple[ActionKind, int, int], LegalAction] = {}
+_LEGAL_CACHE: dict[tuple[str, int, int], LegalAction] = {}
 
 
 def _legal_action(kind: ActionKind, low: int, high: int) -> LegalAction:
     """Legal actions are immutable values: share them instead of building one per query."""
-    key = (kind, low, high)
+    key = (kind._value_, low, high)  # the str: an enum member hashes in Python
     found = _LEGAL_CACHE.get(key)
     if found is None:
         if len(_LEGAL_CACHE) > 50_000:
             _LEGAL_CACHE.clear()
         found = _LEGAL_CACHE[key] = LegalAction(kind, low, high)
     return found
+
+
+# What ``to_dict`` reads, copied (``Table._snapshot``): seat lists, then the scalars and dicts.
+_Snapshot = tuple[
+    list[int | None],
+    list[int],
+    list[bool],
+    list[int],
+    int | None,
+    int,
+    int,
+    int,
+    dict[int, int],
+    int,
+    dict[int, int],
+    bool,
+]
 
 
 def _chips(n: int) -> str:
@@ -91,7 +160,8 @@ class Table:
     def __init__(self, options: TableOptions, rng: random.Random | None = None) -> None:
         self.options = options
         self._options_dict = options.to_dict()
-        self._cambio = LegalAction(ActionKind.CAMBIO, 1, options.max_draw)
+        self._limit = options.limit  # a property: read once
+        self._draw_legal = (_SERVITO, LegalAction(K.CAMBIO, 1, options.max_draw))
         self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         n = options.max_seats
         self._n = n
@@ -133,7 +203,7 @@ class Table:
         self._dead = 0
         self._pot = 0
         self._to_act: int | None = None
-        self._legal_cache: list[LegalAction] | None = None
+        self._legal_cache: tuple[LegalAction, ...] | None = None
         self._cur_bet = 0
         self._min_raise = 0
         self._full_raises = 0
@@ -145,7 +215,7 @@ class Table:
         self._opener: int | None = None
         self._opening_cards: tuple[Card, ...] = ()
         self._lowest = 2
-        self._ranking = Ranking.INTERNAZIONALE
+        self._ranking = _R.INTERNAZIONALE
         self._deck_size = 52
         # Buio phase (italiana).
         self._ask: tuple[int, str] | None = None
@@ -297,13 +367,13 @@ class Table:
             rest = [c for c in ordered if c not in taken]
             ordered = given + rest
         # Validated: from here on the hand starts.
-        start_state = self.to_dict()
+        start_state = self._snapshot()
         if deck is None:
             ordered = self._shuffle(ordered, initial=True)
         self._reset_hand_state()
         self._record = {
             "version": _STATE_VERSION,
-            "start": start_state,
+            "start": start_state,  # a snapshot tuple; a dict once asked for (``_record_state``)
             "deck": ordered,  # Card objects; codes only when the record is asked for
             "reshuffles": [],
             "ops": [],
@@ -313,17 +383,19 @@ class Table:
         self._stock = ordered[::-1]
         # Dealer: one seat clockwise among those dealt in, void hands included.
         n = self._n
+        # ``playing`` is in seat order, so clockwise from a seat is a rotation of it.
         previous = self._dealer if self._dealer is not None else n - 1
-        in_play = set(playing)
-        dealer = next(s for s in ((previous + k) % n for k in range(1, n + 1)) if s in in_play)
+        dealer = next((s for s in playing if s > previous), playing[0])
         self._dealer = dealer
         self._hand_number += 1
-        self._order = sorted(playing, key=lambda s: (s - dealer - 1) % n)
-        self._pos = {s: i for i, s in enumerate(self._order)}
-        for s in self._order:
-            self._in_hand[s] = True
-            self._folded[s] = False
-        self._street = Street.BUIO  # running from here on
+        cut = next((i for i, s in enumerate(playing) if s > dealer), len(playing))
+        order = self._order = playing[cut:] + playing[:cut]
+        self._pos = {s: i for i, s in enumerate(order)}
+        in_hand, folded = self._in_hand, self._folded
+        for s in order:
+            in_hand[s] = True
+            folded[s] = False
+        self._street = _S.BUIO  # running from here on
         self._legal_cache = None
         variant = self.options.variant
         pids = self._pid
@@ -333,15 +405,15 @@ class Table:
                 pids[dealer] or 0,
                 tuple(pids[s] or 0 for s in self._order),
                 size,
-                self._level if variant is Variant.ITALIANA else None,
+                self._level if variant is _V.ITALIANA else None,
                 self._carried,
             )
         ]
         for seat, debt in skipped:
             events.append(HandSkipped(pids[seat] or 0, debt))
-        if variant is Variant.ITALIANA:
+        if variant is _V.ITALIANA:
             self._start_italiana(events)
-        elif variant is Variant.TRENTADUE:
+        elif variant is _V.TRENTADUE:
             self._start_trentadue(events)
         else:
             self._start_texas(events)
@@ -371,14 +443,26 @@ class Table:
         self._pot += amount
 
     def _deal(self, count: int, events: list[Event]) -> None:
+        """One card at a time clockwise: the top ``count * players`` cards of the stock (its end),
+        taken by slices rather than one ``pop`` per card."""
         stock = self._stock
-        seats = [s for s in self._order if not self._folded[s]]
-        for _ in range(count):
-            for s in seats:
-                self._cards[s].append(stock.pop())
-        for s in seats:
-            pid = self._pid[s] or 0
-            events.append(CardsDealt(pid, tuple(self._cards[s]), private_to=pid))
+        folded = self._folded
+        seats = [s for s in self._order if not folded[s]]
+        players = len(seats)
+        total = count * players
+        if not total:
+            return
+        if total > len(stock):
+            raise RuntimeError("no card left to deal")
+        dealt = stock[-total:]
+        del stock[-total:]
+        dealt.reverse()
+        pids, hands = self._pid, self._cards
+        for j, s in enumerate(seats):
+            hand = hands[s]
+            hand.extend(dealt[j::players])
+            pid = pids[s] or 0
+            events.append(CardsDealt(pid, tuple(hand), private_to=pid))
 
     def _start_italiana(self, events: list[Event]) -> None:
         opts = self.options
@@ -390,14 +474,14 @@ class Table:
             pid = self._pid[s] or 0
             debt = self._debt_of(pid)
             if debt:
-                self._post_dead(s, debt, PostKind.DEBITO, events)
+                self._post_dead(s, debt, _P.DEBITO, events)
                 self._debt_paid[s] = debt
         skip_invito, self._no_invito = self._no_invito, False  # only the hand right after a paròl
         if not skip_invito:
             dealer = self._dealer
             assert dealer is not None
             for s in self._order if opts.invito_tutti else [dealer]:
-                self._post_dead(s, opts.invito, PostKind.INVITO, events)
+                self._post_dead(s, opts.invito, _P.INVITO, events)
         first = self._order[0]
         buio = opts.buio_multiplo * self._pot
         if (
@@ -406,10 +490,10 @@ class Table:
             and len(self._order) >= 3
             and self._stack[first] >= buio > 0
         ):
-            self._street = Street.BUIO
+            self._street = _S.BUIO
             self._ask = (first, "buio")
             self._to_act = first
-            events.append(StreetStarted(Street.BUIO))
+            events.append(StreetStarted(_S.BUIO))
             return
         self._end_buio_phase(events)
 
@@ -417,16 +501,16 @@ class Table:
         self._ask = None
         self._deal(5, events)
         if not self._blinds:
-            self._street = Street.APERTURA
-            events.append(StreetStarted(Street.APERTURA))
+            self._street = _S.APERTURA
+            events.append(StreetStarted(_S.APERTURA))
             self._to_act = self._next_to_open(self._order[-1])
             if self._to_act is None:
                 self._void_hand(events)
             return
         last = self._blinds[-1]
         self._last_blind = last
-        self._street = Street.PRIMO_GIRO
-        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._street = _S.PRIMO_GIRO
+        events.append(StreetStarted(_S.PRIMO_GIRO))
         self._raise_rights = set(self._matched) | {last}
         top = self._bet[last]
         below = max((self._bet[s] for s in self._blinds if self._bet[s] < top), default=0)
@@ -442,15 +526,15 @@ class Table:
     def _start_trentadue(self, events: list[Event]) -> None:
         cip = self.options.cip
         order = self._order
-        blinds = [(order[0], cip // 2, PostKind.PICCOLO_BUIO), (order[1], cip, PostKind.GRANDE_BUIO)]
+        blinds = [(order[0], cip // 2, _P.PICCOLO_BUIO), (order[1], cip, _P.GRANDE_BUIO)]
         if self.options.over and len(order) > 3:
-            blinds.append((order[2], 2 * cip, PostKind.OVER))
+            blinds.append((order[2], 2 * cip, _P.OVER))
         for seat, amount, kind in blinds:
             self._post_blind(seat, amount, kind, events)
         self._deal(5, events)
         self._first_second = blinds[-1][0]
-        self._street = Street.PRIMO_GIRO
-        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._street = _S.PRIMO_GIRO
+        events.append(StreetStarted(_S.PRIMO_GIRO))
         self._open_round(preserve_bets=True)
         self._to_act = self._next_bettor(blinds[-1][0])
         if self._to_act is None:
@@ -463,11 +547,11 @@ class Table:
             sb, bb = order[1], order[0]  # heads-up: the button posts the small blind
         else:
             sb, bb = order[0], order[1]
-        self._post_blind(sb, cip // 2, PostKind.PICCOLO_BUIO, events)
-        self._post_blind(bb, cip, PostKind.GRANDE_BUIO, events)
+        self._post_blind(sb, cip // 2, _P.PICCOLO_BUIO, events)
+        self._post_blind(bb, cip, _P.GRANDE_BUIO, events)
         self._deal(2, events)
-        self._street = Street.PREFLOP
-        events.append(StreetStarted(Street.PREFLOP))
+        self._street = _S.PREFLOP
+        events.append(StreetStarted(_S.PREFLOP))
         self._open_round(preserve_bets=True)
         self._to_act = self._next_bettor(bb)
         if self._to_act is None:
@@ -484,13 +568,13 @@ class Table:
         self._full_raises = 0
         self._round_bets = 1 if self._cur_bet else 0
         self._raise_rights = None
-        if self.options.variant is not Variant.ITALIANA:
+        if self.options.variant is not _V.ITALIANA:
             self._aggressor = None
 
     def _bet_size(self) -> int:
         """The minimum bet; the fixed bet in fixed limit (big bet on turn and river)."""
         cip = self.options.cip
-        if self.options.limit is Limit.FISSO and self._street in (Street.TURN, Street.RIVER):
+        if self._limit is _L.FISSO and self._street in (_S.TURN, _S.RIVER):
             return 2 * cip
         return cip
 
@@ -516,33 +600,36 @@ class Table:
         seat = self._to_act
         if seat is None:
             return ()
-        return tuple(self._legal_now(seat))
-
-    def _legal_now(self, seat: int) -> list[LegalAction]:
-        """The legal list of the player to act, computed once per state."""
         cached = self._legal_cache
         if cached is None:
             cached = self._legal_cache = self._legal(seat)
         return cached
 
-    def _legal(self, s: int) -> list[LegalAction]:
+    def _legal_now(self, seat: int) -> tuple[LegalAction, ...]:
+        """The legal actions of the player to act, computed once per state (a shared tuple)."""
+        cached = self._legal_cache
+        if cached is None:
+            cached = self._legal_cache = self._legal(seat)
+        return cached
+
+    def _legal(self, s: int) -> tuple[LegalAction, ...]:
         street = self._street
-        if street is Street.BUIO:
+        if street is _S.BUIO:
             assert self._ask is not None
             what = self._ask[1]
             amount = self._ask_amount()
             if what == "buio":
-                return [_legal_action(K.BUIO, amount, amount), LegalAction(K.PASSO)]
+                return (_legal_action(K.BUIO, amount, amount), _PASSO)
             if what == "controbuio":
-                return [_legal_action(K.CONTROBUIO, amount, amount), LegalAction(K.PASSO)]
-            return [_legal_action(K.VEDO, amount, amount), LegalAction(K.PASSO)]
-        if street is Street.APERTURA:
+                return (_legal_action(K.CONTROBUIO, amount, amount), _PASSO)
+            return (_legal_action(K.VEDO, amount, amount), _PASSO)
+        if street is _S.APERTURA:
             stack = self._stack[s]
             low = min(self.options.cip, stack)
             high = max(low, min(self._pot, stack))
-            return [_legal_action(K.APRO, low, high), _PASSO]
-        if street is Street.CAMBIO:
-            return [_SERVITO, self._cambio]
+            return (_legal_action(K.APRO, low, high), _PASSO)
+        if street is _S.CAMBIO:
+            return self._draw_legal
         return self._betting_legal(s)
 
     def _ask_amount(self) -> int:
@@ -555,28 +642,21 @@ class Table:
             return 2 * top
         return top - self._bet[seat]
 
-    def _betting_legal(self, s: int) -> list[LegalAction]:
+    def _betting_legal(self, s: int) -> tuple[LegalAction, ...]:
         stack = self._stack[s]
         facing = self._cur_bet - self._bet[s]
-        out: list[LegalAction] = []
         if facing > 0:
             call = min(facing, stack)
-            out.append(_PASSO)
-            out.append(_legal_action(K.VEDO, call, call))
+            vedo = _legal_action(K.VEDO, call, call)
             r = self._raise_range(s, facing)
-            if r is not None:
-                out.append(_legal_action(K.RILANCIO, r[0], r[1]))
-        else:
-            out.append(_PAROL)
-            if self._cur_bet == 0:
-                b = self._bet_range(s)
-                if b is not None:
-                    out.append(_legal_action(K.PUNTO, b[0], b[1]))
-            else:
-                r = self._raise_range(s, 0)
-                if r is not None:
-                    out.append(_legal_action(K.RILANCIO, r[0], r[1]))
-        return out
+            if r is None:
+                return (_PASSO, vedo)
+            return (_PASSO, vedo, _legal_action(K.RILANCIO, r[0], r[1]))
+        if self._cur_bet == 0:
+            b = self._bet_range(s)
+            return (_PAROL,) if b is None else (_PAROL, _legal_action(K.PUNTO, b[0], b[1]))
+        r = self._raise_range(s, 0)
+        return (_PAROL,) if r is None else (_PAROL, _legal_action(K.RILANCIO, r[0], r[1]))
 
     def _others_can_act(self, s: int) -> bool:
         stack, folded = self._stack, self._folded
@@ -589,10 +669,10 @@ class Table:
         size = self._bet_size()
         if stack <= size:
             return stack, stack
-        limit = self.options.limit
-        if limit is Limit.FISSO:
+        limit = self._limit
+        if limit is _L.FISSO:
             return size, size
-        high = stack if limit is Limit.NOLIMIT else min(stack, self._pot)
+        high = stack if limit is _L.NOLIMIT else min(stack, self._pot)
         return size, max(size, high)
 
     def _raise_range(self, s: int, facing: int) -> tuple[int, int] | None:
@@ -606,8 +686,8 @@ class Table:
             return None  # no full raise since he acted: a short all-in does not reopen
         if not self._others_can_act(s):
             return None
-        limit = self.options.limit
-        if limit is Limit.FISSO:
+        limit = self._limit
+        if limit is _L.FISSO:
             if self._round_bets >= 4:
                 return None
             size = self._bet_size()
@@ -615,7 +695,7 @@ class Table:
         low = self._min_raise
         if avail <= low:
             return avail, avail
-        high = avail if limit is Limit.NOLIMIT else min(avail, self._pot + facing)
+        high = avail if limit is _L.NOLIMIT else min(avail, self._pot + facing)
         return low, max(low, high)
 
     # ------------------------------------------------------------------ acting
@@ -647,17 +727,21 @@ class Table:
             raise EngineError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
         amount = self._check_amount(seat, kind, match, action)
         cards: tuple[Card, ...] = ()
-        if self._street is Street.CAMBIO:
+        if self._street is _S.CAMBIO:
             cards = self._check_discards(seat, kind, action.cards)
         if kind is K.APRO:
             self._check_opening(seat)
         # Validated: mutate.
-        self._record_op("act", action.player, kind.value, amount, [c.code for c in cards])
+        record = self._record
+        if record is not None:
+            record["ops"].append(["act", action.player, kind._value_, amount, [c.code for c in cards]])
         if voluntary:
             self._timeouts[seat] = 0
         events: list[Event] = []
         self._apply(seat, kind, amount, cards, events)
-        self._autoplay(events)
+        nxt = self._to_act
+        if nxt is not None and self._sitting_out[nxt]:
+            self._autoplay(events)
         return events
 
     def _check_amount(self, seat: int, kind: ActionKind, match: LegalAction, action: Action) -> int:
@@ -680,7 +764,7 @@ class Table:
             facing = self._cur_bet - self._bet[seat]
             if amount + (facing if kind is K.RILANCIO else 0) > self._stack[seat]:
                 raise EngineError(f"Non hai abbastanza fiche: ne hai {self._stack[seat]}.")
-            if self.options.limit is Limit.FISSO:
+            if self._limit is _L.FISSO:
                 raise EngineError(f"A limite fisso l'importo è {_chips(match.max)}.")
             raise EngineError(f"Troppo: al massimo puoi mettere {_chips(match.max)} (il limite del piatto).")
         return amount
@@ -692,14 +776,15 @@ class Table:
             return ()
         if not cards:
             raise EngineError("Indica le carte che vuoi cambiare.")
-        if len(set(cards)) != len(cards):
+        codes = [card.code for card in cards]  # cards compare by value: their codes do it in C
+        if len(set(codes)) != len(codes):
             raise EngineError("Hai indicato due volte la stessa carta.")
         limit = self.options.max_draw
         if len(cards) > limit:
             raise EngineError(f"Puoi cambiare al massimo {limit} carte.")
-        hand = self._cards[seat]
-        for card in cards:
-            if card not in hand:
+        hand = [card.code for card in self._cards[seat]]
+        for card, code in zip(cards, codes, strict=True):
+            if code not in hand:
                 raise EngineError(f"Non hai il {card} in mano.")
         return tuple(cards)
 
@@ -718,11 +803,11 @@ class Table:
     ) -> None:
         self._legal_cache = None
         street = self._street
-        if street is Street.BUIO:
+        if street is _S.BUIO:
             self._apply_buio(s, kind, events)
-        elif street is Street.APERTURA:
+        elif street is _S.APERTURA:
             self._apply_opening(s, kind, amount, events)
-        elif street is Street.CAMBIO:
+        elif street is _S.CAMBIO:
             self._apply_draw(s, cards, events)
         else:
             self._apply_bet(s, kind, amount, events)
@@ -819,7 +904,7 @@ class Table:
         self._pay(s, amount)
         self._opener = s
         self._aggressor = s
-        self._street = Street.PRIMO_GIRO
+        self._street = _S.PRIMO_GIRO
         for t in self._order:
             self._acted[t] = False
         self._acted[s] = True
@@ -829,33 +914,33 @@ class Table:
         self._seen[s] = 1
         self._round_bets = 1
         self._taken(s, kind, amount, amount, events)
-        events.append(StreetStarted(Street.PRIMO_GIRO))
+        events.append(StreetStarted(_S.PRIMO_GIRO))
         self._after_bet(s, events)
 
     # ------------------------------------------------------------------ betting
 
     def _next_bettor(self, after: int) -> int | None:
         order = self._order
-        n = len(order)
         folded, stack, acted, bet = self._folded, self._stack, self._acted, self._bet
         cur = self._cur_bet
-        able = [t for t in order if not folded[t] and stack[t] > 0]
-        if len(able) == 1 and bet[able[0]] >= cur:
-            return None
-        i = self._pos[after]
-        for k in range(1, n + 1):
-            t = order[(i + k) % n]
-            if folded[t] or stack[t] == 0:
+        i = self._pos[after] + 1
+        found: int | None = None
+        able = 0
+        for t in order[i:] + order[:i]:  # clockwise from the seat after ``after``
+            if folded[t] or stack[t] <= 0:
                 continue
-            if not acted[t] or bet[t] < cur:
-                return t
-        return None
+            able += 1
+            if found is None and (not acted[t] or bet[t] < cur):
+                found = t
+        if able == 1 and found is not None and bet[found] >= cur:
+            return None
+        return found
 
     def _apply_bet(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
         if kind is K.PASSO:
             self._folded[s] = True
             self._muck.extend(self._cards[s])
-            self._taken(s, kind, 0, 0, events)
+            events.append(ActionTaken(self._pid[s] or 0, kind, 0, 0, self._bet[s], False))
         elif kind is K.PAROL:
             self._taken(s, kind, 0, 0, events)
         elif kind is K.VEDO:
@@ -878,10 +963,12 @@ class Table:
         self._after_bet(s, events)
 
     def _after_bet(self, s: int, events: list[Event]) -> None:
-        live = [t for t in self._order if not self._folded[t]]
-        if len(live) == 1:
-            self._win_uncontested(live[0], events)
-            return
+        # Only a fold can leave one player (the hand ends as soon as one is left).
+        if self._folded[s]:
+            live = [t for t in self._order if not self._folded[t]]
+            if len(live) == 1:
+                self._win_uncontested(live[0], events)
+                return
         nxt = self._next_bettor(s)
         if nxt is not None:
             self._to_act = nxt
@@ -928,18 +1015,18 @@ class Table:
         self._to_act = None
         events.append(PotUpdated(self._pot, tuple(amount for amount, _ in self._pots())))
         street = self._street
-        if self.options.variant is Variant.TEXAS:
+        if self.options.variant is _V.TEXAS:
             self._next_texas_street(events)
             return
-        if street is Street.PRIMO_GIRO:
-            self._street = Street.CAMBIO
-            events.append(StreetStarted(Street.CAMBIO))
+        if street is _S.PRIMO_GIRO:
+            self._street = _S.CAMBIO
+            events.append(StreetStarted(_S.CAMBIO))
             self._to_act = self._next_to_draw(self._order[-1])
             return
         # End of the second round.
         live = [t for t in self._order if not self._folded[t]]
         if (
-            self.options.variant is Variant.ITALIANA
+            self.options.variant is _V.ITALIANA
             and self._round_bets == 0
             and all(self._stack[t] > 0 for t in live)
         ):
@@ -951,11 +1038,11 @@ class Table:
         return sum(1 for t in self._order if not self._folded[t] and self._stack[t] > 0)
 
     def _start_second_round(self, events: list[Event]) -> None:
-        self._street = Street.SECONDO_GIRO
-        events.append(StreetStarted(Street.SECONDO_GIRO))
+        self._street = _S.SECONDO_GIRO
+        events.append(StreetStarted(_S.SECONDO_GIRO))
         self._open_round()
         variant = self.options.variant
-        if variant is Variant.ITALIANA:
+        if variant is _V.ITALIANA:
             if self._last_blind is not None:
                 start = self._last_blind  # the blind opener speaks last
             else:
@@ -969,16 +1056,20 @@ class Table:
             self._showdown(events)
 
     def _next_texas_street(self, events: list[Event]) -> None:
-        following = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
         while True:
             street = self._street
-            if street is Street.RIVER or street not in following:
+            if street is _S.PREFLOP:
+                nxt = _S.FLOP
+            elif street is _S.FLOP:
+                nxt = _S.TURN
+            elif street is _S.TURN:
+                nxt = _S.RIVER
+            else:
                 self._showdown(events)
                 return
-            nxt = following[street]
             self._street = nxt
             self._muck.append(self._stock.pop())
-            count = 3 if nxt is Street.FLOP else 1
+            count = 3 if nxt is _S.FLOP else 1
             new = [self._stock.pop() for _ in range(count)]
             self._board.extend(new)
             events.append(StreetStarted(nxt, tuple(new)))
@@ -1012,9 +1103,19 @@ class Table:
             self._deal_draw(events)
             self._start_second_round(events)
 
-    def _take(self, available: dict[int, list[Card]], receiver: int, events: list[Event]) -> Card:
+    def _take(
+        self,
+        available: dict[int, list[Card]],
+        receiver: int,
+        events: list[Event],
+        own: list[Card] | None = None,
+    ) -> Card:
         """The next card of the stock; when it runs out, the discards of the players who have
-        already drawn (never the receiver's own) become the new stock (RULES §2.6)."""
+        already drawn (never the receiver's own) become the new stock (RULES §2.6).
+
+        ``own`` holds the receiver's discards while they are not on the table yet (his first
+        cards): the very last resort of docs/house-rules.md (Draw); taken, it is emptied.
+        """
         if not self._stock:
             pool = [c for t, cards in available.items() if t != receiver for c in cards]
             for t in list(available):
@@ -1025,6 +1126,9 @@ class Table:
                 pool, self._muck = self._muck, []
             if not pool:
                 pool = available.pop(receiver, [])
+            if not pool and own:
+                pool = own[:]
+                own.clear()
             if not pool:
                 raise RuntimeError("no card left to deal")
             self._stock = self._shuffle(pool)
@@ -1032,21 +1136,29 @@ class Table:
         return self._stock.pop()
 
     def _deal_draw(self, events: list[Event]) -> None:
-        three_first = self.options.variant is Variant.ITALIANA
+        three_first = self.options.variant is _V.ITALIANA
         draw_req = self._draw_req
         requests = [(t, draw_req[t]) for t in self._order if not self._folded[t] and t in draw_req]
         available: dict[int, list[Card]] = {}
         received: dict[int, list[Card]] = {t: [] for t, _ in requests}
         for t, discards in requests:
             if discards:
-                self._cards[t] = [c for c in self._cards[t] if c not in discards]
+                gone = {c.code for c in discards}
+                self._cards[t] = [c for c in self._cards[t] if c.code not in gone]
         for t, discards in requests:
             first = min(len(discards), 3) if three_first else len(discards)
-            for _ in range(first):
-                received[t].append(self._take(available, t, events))
-            if discards:
+            own = list(discards)
+            mine = received[t]
+            stock = self._stock
+            if len(stock) >= first:  # the usual case: no reshuffle, so no need for ``_take``
+                for _ in range(first):
+                    mine.append(stock.pop())
+            else:
+                for _ in range(first):
+                    mine.append(self._take(available, t, events, own))
+            if own:
                 # On the table once his first cards are dealt: he has drawn.
-                available[t] = list(discards)
+                available[t] = own
         big = [(t, d) for t, d in requests if len(d) > 3] if three_first else []
         for i, (t, discards) in enumerate(big):
             if i == 0 and len(big) == 1 and t == requests[-1][0]:
@@ -1075,19 +1187,19 @@ class Table:
         live = [t for t in self._order if not self._folded[t]]
         street = self._street
         if len(live) == 1:
-            if street is Street.BUIO:
+            if street is _S.BUIO:
                 self._ask = None
             self._win_uncontested(live[0], events)
             return
         if not was_to_act:
             return
-        if street is Street.BUIO:
+        if street is _S.BUIO:
             self._end_buio_phase(events)
-        elif street is Street.APERTURA:
+        elif street is _S.APERTURA:
             self._to_act = self._next_to_open(s)
             if self._to_act is None:
                 self._void_hand(events)
-        elif street is Street.CAMBIO:
+        elif street is _S.CAMBIO:
             self._to_act = self._next_to_draw(s)
             if self._to_act is None:
                 self._deal_draw(events)
@@ -1110,24 +1222,36 @@ class Table:
         self._finish_hand(events, awarded=True)
 
     def _showdown(self, events: list[Event]) -> None:
-        self._street = Street.SHOWDOWN
+        self._street = _S.SHOWDOWN
         self._to_act = None
-        events.append(StreetStarted(Street.SHOWDOWN))
+        events.append(StreetStarted(_S.SHOWDOWN))
         order = self._order
         live = [t for t in order if not self._folded[t]]
         ranking = self._ranking
+        evaluator = fast_evaluator(ranking, self._lowest)
         board_codes = [c.code for c in self._board]
-        strength = fast_evaluator(ranking, self._lowest).strength
-        strengths = {t: strength([c.code for c in self._cards[t]] + board_codes) for t in live}
-        suits = self.options.semi and ranking is Ranking.ITALIANA
+        codes_of = {t: [c.code for c in self._cards[t]] + board_codes for t in live}
+        if len(board_codes) == 5:
+            seven = evaluator.seven
+            strengths = {t: seven(*codes) for t, codes in codes_of.items()}
+        else:
+            strength = evaluator.strength
+            strengths = {t: strength(codes) for t, codes in codes_of.items()}
+        suits = self.options.semi and ranking is _R.ITALIANA
         awards: list[tuple[int, int, list[int], list[int]]] = []
         winning: set[int] = set()
+        pos = self._pos
         for index, (amount, eligible) in enumerate(self._pots()):
             if not eligible:
                 continue
-            wins = winners_from_strengths([strengths[t] for t in eligible], ranking, suits=suits)
-            seats = sorted((eligible[i] for i in wins), key=self._pos.__getitem__)
-            shares = split(amount, seats, order)
+            if len(eligible) == 1:
+                seats = list(eligible)
+            else:
+                wins = winners_from_strengths([strengths[t] for t in eligible], ranking, suits=suits)
+                seats = [eligible[i] for i in wins]
+                if len(seats) > 1:
+                    seats.sort(key=pos.__getitem__)
+            shares = split(amount, seats, order) if len(seats) > 1 else [amount]
             awards.append((index, amount, seats, shares))
             winning.update(seats)
         # Show order: the last aggressor, else the first still in left of the dealer; mucking.
@@ -1138,12 +1262,9 @@ class Table:
         for t in live[start:] + live[:start]:
             pid = self._pid[t] or 0
             mine = strengths[t]
-            beaten = any(
-                winners_from_strengths([other, mine], ranking, suits=suits) == [0] for other in shown
-            )
-            if t in winning or not beaten:
+            if t in winning or not any(beats(other, mine, ranking, suits=suits) for other in shown):
                 shown.append(mine)
-                value = self._best_five(self._cards[t] + self._board, mine, strength)
+                value = self._best_five(codes_of[t], mine)
                 events.append(HandShown(pid, tuple(self._cards[t]), value.category.nome, value.cards))
             else:
                 events.append(HandMucked(pid))
@@ -1156,13 +1277,14 @@ class Table:
             )
         self._finish_hand(events, awarded=True)
 
-    def _best_five(self, cards: list[Card], target: int, strength: Callable[[list[int]], int]) -> HandValue:
-        """The value to show: with a board, the first five of the seven that make the strength."""
-        if len(cards) > 5:
-            cards = next(
-                list(five) for five in combinations(cards, 5) if strength([c.code for c in five]) == target
-            )
-        return evaluate(cards, ranking=self._ranking, lowest_rank=self._lowest)
+    def _best_five(self, codes: list[int], target: int) -> HandValue:
+        """The value to show: with a board, the first five of the seven that make the strength
+        (the order of ``evaluate``, so the same five cards are shown)."""
+        ranking, low = self._ranking, self._lowest
+        if len(codes) > 5:
+            five = fast_evaluator(ranking, low).five
+            codes = next(list(c) for c in combinations(codes, 5) if five(*c) == target)
+        return value_of_five(codes, target, ranking, low)
 
     def _void_hand(self, events: list[Event]) -> None:
         self._carry_over()
@@ -1226,15 +1348,15 @@ class Table:
             )
         )
         if self._record is not None:
-            self._record["end"] = self.to_dict()
+            self._record["end"] = self._snapshot()
 
     # ------------------------------------------------------------------ timeouts and autoplay
 
     def _timeout_kind(self, s: int) -> ActionKind:
         street = self._street
-        if street is Street.CAMBIO:
+        if street is _S.CAMBIO:
             return K.SERVITO
-        if street in (Street.BUIO, Street.APERTURA):
+        if street in (_S.BUIO, _S.APERTURA):
             return K.PASSO
         return K.PAROL if self._cur_bet == self._bet[s] else K.PASSO
 
@@ -1302,7 +1424,7 @@ class Table:
                 )
             )
         pots = tuple(amount for amount, _ in self._pots(gathered=True)) if running else ()
-        italiana = self.options.variant is Variant.ITALIANA
+        italiana = self.options.variant is _V.ITALIANA
         return TableView(
             variant=self.options.variant,
             cip=self.options.cip,
@@ -1330,8 +1452,31 @@ class Table:
         """The table between hands (JSON-compatible). During a hand: the state at its start,
         which is what the storage layer restores after a crash (the hand is cancelled)."""
         if self._running() and self._record is not None:
-            start: dict[str, Any] = self._record["start"]
+            start: dict[str, Any] = self._record_state("start")
             return start
+        return self._state_dict(self._snapshot())
+
+    def _snapshot(self) -> _Snapshot:
+        """What ``to_dict`` needs, copied in a few C-level list copies: every hand takes two
+        (its start and its end) and most are never turned into a dict."""
+        return (
+            self._pid[:],
+            self._stack[:],
+            self._sitting_out[:],
+            self._timeouts[:],
+            self._dealer,
+            self._hand_number,
+            self._level,
+            self._carried,
+            dict(self._carried_by) if self._carried_by else {},
+            self._parol_target,
+            dict(self._parol_paid) if self._parol_paid else {},
+            self._no_invito,
+        )
+
+    def _state_dict(self, snap: _Snapshot) -> dict[str, Any]:
+        pids, stacks, sitting_out, timeouts = snap[0], snap[1], snap[2], snap[3]
+        carried_by, parol_paid = snap[8], snap[10]
         return {
             "version": _STATE_VERSION,
             "options": dict(self._options_dict),
@@ -1339,22 +1484,31 @@ class Table:
                 {
                     "seat": s,
                     "player": pid,
-                    "stack": self._stack[s],
-                    "sitting_out": self._sitting_out[s],
-                    "timeouts": self._timeouts[s],
+                    "stack": stacks[s],
+                    "sitting_out": sitting_out[s],
+                    "timeouts": timeouts[s],
                 }
-                for s, pid in enumerate(self._pid)
+                for s, pid in enumerate(pids)
                 if pid is not None
             ],
-            "dealer": self._dealer,
-            "hand_number": self._hand_number,
-            "level": self._level,
-            "carried": self._carried,
-            "carried_by": sorted([pid, amount] for pid, amount in self._carried_by.items()),
-            "parol_target": self._parol_target,
-            "parol_paid": sorted([pid, amount] for pid, amount in self._parol_paid.items()),
-            "no_invito": self._no_invito,
+            "dealer": snap[4],
+            "hand_number": snap[5],
+            "level": snap[6],
+            "carried": snap[7],
+            "carried_by": sorted([pid, amount] for pid, amount in carried_by.items()),
+            "parol_target": snap[9],
+            "parol_paid": sorted([pid, amount] for pid, amount in parol_paid.items()),
+            "no_invito": snap[11],
         }
+
+    def _record_state(self, key: str) -> Any:
+        """The record's start or end state as a dict, built from its snapshot on first use (and
+        kept, so that every caller gets the same dict)."""
+        assert self._record is not None
+        value = self._record[key]
+        if isinstance(value, tuple):
+            value = self._record[key] = self._state_dict(value)
+        return value
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rng: random.Random | None = None) -> Table:
@@ -1383,11 +1537,11 @@ class Table:
             raise EngineError("Non è ancora stata giocata nessuna mano.")
         return {
             "version": self._record["version"],
-            "start": self._record["start"],
+            "start": self._record_state("start"),
             "deck": [c.code for c in self._record["deck"]],
             "reshuffles": [list(r) for r in self._record["reshuffles"]],
             "ops": [list(op) for op in self._record["ops"]],
-            "end": self._record["end"],
+            "end": self._record_state("end"),
         }
 
     def close(self) -> dict[int, int]:
