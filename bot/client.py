@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import EnglishTranslator
+from bot.logging_setup import quiet_chatty_loggers
 from bot.storage import Storage
 from bot.tables import TableRegistry
 from bot.tree import PokerTree
@@ -73,6 +74,7 @@ class PokerBot(commands.Bot):
         self._tables: TableRegistry | None = None
         self._shut_down = False
         apply_endpoints(settings.api_base, settings.gateway_url)
+        quiet_chatty_loggers()  # hole cards travel in request bodies: no DEBUG line may show them
 
     async def setup_hook(self) -> None:
         settings = self.settings

@@ -10,9 +10,27 @@ from __future__ import annotations
 import logging
 import sys
 
-__all__ = ["REDACTED", "TokenRedactor", "setup_logging"]
+__all__ = ["QUIET_LOGGERS", "REDACTED", "TokenRedactor", "quiet_chatty_loggers", "setup_logging"]
 
 REDACTED = "[token nascosto]"
+
+QUIET_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
+"""Libraries whose DEBUG lines carry payloads: ``discord.http`` logs every request body (a DM with a
+player's cards, an ephemeral ``/carte`` answer), the gateway and webhook loggers the interaction
+payloads, and ``aiosqlite`` every statement with its parameters (the engine state, hand records).
+Hole cards must never reach a log line, so these stay at INFO even when LOG_LEVEL=DEBUG."""
+
+
+def quiet_chatty_loggers() -> None:
+    """Keep the loggers in `QUIET_LOGGERS` at INFO or above, whatever the root level is.
+
+    Called by `setup_logging` and again when the bot is built, so that a host (or a test) that
+    configures logging its own way still never sees hole cards in DEBUG lines.
+    """
+    for name in QUIET_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET or logger.level < logging.INFO:
+            logger.setLevel(logging.INFO)
 
 
 class TokenRedactor(logging.Filter):
@@ -49,4 +67,6 @@ def setup_logging(level: int, *, token: str) -> logging.Handler:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # Not even LOG_LEVEL=DEBUG may print a hole card: see QUIET_LOGGERS.
+    quiet_chatty_loggers()
     return handler

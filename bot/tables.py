@@ -10,8 +10,11 @@ engine and the ledger in step:
 - a hand is framed by `Storage.begin_hand` (start-of-hand snapshot) and `Storage.finish_hand`
   (new stacks and the record); whatever ends a hand (the last action, a timeout, a player leaving)
   goes through `apply`, which writes the end of the hand before the lock is released;
+- a player leaving during a hand is folded and his remaining stack, now final, goes back to his
+  balance at once (`Storage.release_mid_hand`); what he put in the pot stays for the hand's result;
 - a hand that cannot finish (the bot stops) is cancelled by `Storage.recover`: stacks go back to
-  the snapshot, which is also what the next start-up rebuilds from.
+  the snapshot, which is also what the next start-up rebuilds from (without the players who left
+  during that hand: the ledger paid them and has no seat for them any more).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from bot.storage import Storage, StorageError, TableRow
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.events import Event, PlayerLeft, StackReleased
+from engine.events import Event, StackReleased
 from engine.options import TableOptions, Variant
 from engine.table import Table, TableView
 
@@ -61,6 +64,12 @@ class LiveTable:
     """The ledger's id of the running hand (None between hands)."""
     released: dict[int, int] = field(default_factory=dict)
     """Chips the engine released during the running hand to players who left (StackReleased)."""
+    dealt: frozenset[int] = frozenset()
+    """The players seated when the running hand began (the ledger's snapshot of it)."""
+    paid: set[int] = field(default_factory=set)
+    """Leavers of the running hand whose released stack the ledger already moved to their balance."""
+    cancelled_hand: int | None = None
+    """After a restart: the number of the hand the restart cancelled (its message must say so)."""
     message_id: int | None = None
     """The public table message of the current (or last) hand, edited through the channel."""
     log: list[str] = field(default_factory=list)
@@ -163,13 +172,23 @@ class TableRegistry:
             options=options,
             table=table,
             lock=self.lock(row.channel_id),
+            message_id=row.message_id,
         )
+        if row.last_hand_status == "cancelled":
+            live.cancelled_hand = table.hand_number + 1
         # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
         # the engine no longer has: pay it out now.
         in_engine = {seat.player for seat in table.public_view().seats}
         for user_id in sorted(row.seats.keys() - in_engine):
             paid = await self._storage.cash_out(row.id, user_id, table.to_dict())
             log.warning("Table %s: paid out %s chips to user %s who had left", row.id, paid, user_id)
+        # A player who left during a hand that was then cancelled was paid by the ledger (his released
+        # stack at once, the rest by `Storage.recover`): the restored state must not seat him again.
+        # Nothing is written: the ledger has no seat for him, so this is repeated at every restore
+        # until the next hand boundary stores the state without him.
+        for user_id in sorted(in_engine - row.seats.keys()):
+            table.leave(user_id)
+            log.warning("Table %s: user %s left during the cancelled hand; not seated again", row.id, user_id)
         return live
 
     async def shutdown(self) -> None:
@@ -247,8 +266,10 @@ class TableRegistry:
     async def leave(self, live: LiveTable, player_id: int) -> tuple[list[Event], int | None]:
         """Stand up. Returns the events and the chips paid back now (None: paid when the hand ends).
 
-        During a hand a dealt-in player is folded at once; the engine releases his stack but the
-        ledger keeps his seat until the hand ends, when `_finish_hand` pays it out.
+        During a hand a dealt-in player is folded at once and his remaining stack, now final, goes
+        back to his balance in one ledger transaction (issue 6: "a player leaving gets his stack
+        back at once"); his chips in the pot stay for the hand's result. Only if that write fails
+        is he paid when the hand ends, by `_finish_hand`.
         """
         _check_locked(live)
         if not live.table.hand_running:
@@ -264,11 +285,18 @@ class TableRegistry:
         if live.hand_id is None:
             # His leaving ended the hand, and the end of the hand paid him out.
             return events, _released(events).get(player_id)
-        if any(isinstance(e, PlayerLeft) and e.player == player_id for e in events):
-            # He was not dealt in (waiting for the next hand): his seat is free and paid now.
+        if player_id not in live.dealt:
+            # He sat down during the hand and waited: his seat is free and paid now.
             live.released.pop(player_id, None)
             return events, await self._storage.cash_out(live.id, player_id, None)
-        return events, None
+        amount = live.released.get(player_id, 0)
+        try:
+            await self._storage.release_mid_hand(live.id, live.hand_id, player_id, amount)
+        except StorageError:
+            log.exception("Table %s: user %s will be paid when the hand ends", live.id, player_id)
+            return events, None
+        live.paid.add(player_id)
+        return events, amount
 
     async def close(self, live: LiveTable) -> dict[int, int]:
         """Pay every chip back to the balances and forget the table."""
@@ -300,6 +328,9 @@ class TableRegistry:
         events = live.table.start_hand(deck=list(deck) if deck is not None else None)
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
+        live.dealt = frozenset(stacks)
+        live.paid.clear()
+        live.cancelled_hand = None
         try:
             live.hand_id = await self._storage.begin_hand(live.id, stacks, pot, before)
         except BaseException:
@@ -337,13 +368,15 @@ class TableRegistry:
         ledger_seats = (await self._storage.table(live.id)).seats
         gone = sorted(ledger_seats.keys() - stacks.keys())
         for player_id in gone:
-            stacks[player_id] = live.released.get(player_id, 0)
+            stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
         await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, live.table.hand_record())
         live.hand_id = None
         for player_id in gone:
             await self._storage.cash_out(live.id, player_id, state)
         live.released.clear()
+        live.paid.clear()
+        live.dealt = frozenset()
 
 
 def _released(events: Sequence[Event]) -> dict[int, int]:

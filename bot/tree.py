@@ -9,6 +9,7 @@ same treatment.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -18,7 +19,16 @@ from bot.errors import UserError
 from bot.storage import StorageError
 from engine.errors import EngineError
 
-__all__ = ["APOLOGY", "PokerTree", "guild_id_of", "report_error", "send_private", "user_message"]
+__all__ = [
+    "APOLOGY",
+    "PUBLIC_PLACEHOLDER",
+    "PokerTree",
+    "acknowledge_if_busy",
+    "guild_id_of",
+    "report_error",
+    "send_private",
+    "user_message",
+]
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +73,49 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+PUBLIC_PLACEHOLDER = "poker:public_placeholder"
+"""`Interaction.extras` key: the command was deferred publicly ("thinking") and not answered yet."""
+
+PLACEHOLDER_TEXT = "…"
+
+
+async def acknowledge_if_busy(
+    interaction: discord.Interaction, lock: asyncio.Lock, *, ephemeral: bool = False
+) -> None:
+    """Defer now when the table's lock is taken, so Discord's 3-second window cannot run out.
+
+    A command waits on the lock only behind another command of the same table (e.g. a rate-limited
+    edit of the table message), so an idle table answers directly, in one REST call. A slash
+    command deferred publicly is marked: if it ends in a refusal, `send_private` answers privately
+    and removes the public placeholder.
+    """
+    if not lock.locked() or interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.application_command:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        if not ephemeral:
+            interaction.extras[PUBLIC_PLACEHOLDER] = True
+    else:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=ephemeral)
+
+
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, as a first response or as a follow-up when the bot already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True)
+        return
+    extras = getattr(interaction, "extras", {})  # stand-ins of Interaction in unit tests may lack it
+    if extras.pop(PUBLIC_PLACEHOLDER, False):
+        # Discord turns the first follow-up after a "thinking" defer into the placeholder itself,
+        # which is public: settle the placeholder first, answer privately, then remove it.
+        await interaction.edit_original_response(content=PLACEHOLDER_TEXT)
+        await interaction.followup.send(text, ephemeral=True)
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as exc:
+            log.warning("Could not remove the placeholder of user %s: %s", interaction.user.id, exc)
+        return
+    await interaction.followup.send(text, ephemeral=True)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

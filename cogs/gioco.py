@@ -22,9 +22,10 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.tables import LiveTable
+from bot.storage import StorageError
+from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
-from bot.tree import report_error
+from bot.tree import PUBLIC_PLACEHOLDER, acknowledge_if_busy, report_error
 from cogs import render, views
 from cogs.tavolo import START_REFUSED
 from engine.actions import Action, ActionKind, LegalAction
@@ -52,7 +53,6 @@ NO_HAND = "Non c'è nessuna mano in corso."
 BAD_AMOUNT = "Importo non valido: scrivi un numero di fiches, oppure cip, piatto o tutto."
 NEED_AMOUNT = "Devi dire quante fiches: un numero, oppure cip, piatto o tutto."
 NOT_SEATED = "Non sei seduto a questo tavolo."
-STALE_MENU = "Questo menu non vale più: usa di nuovo il pulsante «Cambio…»."
 
 DM = tuple[int, str]
 """A private message to send: (player id, text)."""
@@ -143,9 +143,13 @@ class Gioco(commands.Cog):
         self._results: dict[int, list[str]] = {}
 
     async def cog_load(self) -> None:
-        # After a restart: every table with a player to act gets its timer back (a fresh period).
+        # After a restart: every table with a player to act gets its timer back (a fresh period), and
+        # the message of a hand the restart cancelled stops showing it running (turn, buttons).
         for live in self.bot.tables:
             self._rearm(live, force=True)
+            if live.cancelled_hand is not None and live.message_id is not None:
+                live.log = [render.CANCELLED_BY_RESTART]
+                await self.edit_table_message(live)
 
     async def cog_unload(self) -> None:
         await self.timers.close()
@@ -234,16 +238,50 @@ class Gioco(commands.Cog):
         }
 
     async def edit_table_message(self, live: LiveTable) -> None:
-        """Edit the table message through the channel (never through an expiring interaction token)."""
+        """Edit the table message through the channel (never through an expiring interaction token).
+
+        A table message deleted by someone during a hand is posted again through the channel, so
+        the rest of the hand keeps its table message and buttons; between hands the next hand
+        posts a new one anyway.
+        """
         if live.message_id is None:
             return
-        message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+        channel = self.bot.get_partial_messageable(live.channel_id)
         try:
-            await message.edit(**self.render_message(live))
+            await channel.get_partial_message(live.message_id).edit(**self.render_message(live))
+            return
         except discord.NotFound:
-            live.message_id = None  # deleted by someone: the next hand posts a new one
+            pass
         except discord.HTTPException as exc:
             log.warning("Could not edit the table message of channel %s: %s", live.channel_id, exc)
+            return
+        live.message_id = None
+        if live.table.hand_running:
+            try:
+                posted = await channel.send(**self.render_message(live))
+            except discord.HTTPException as exc:
+                log.warning("Could not post the table message of channel %s again: %s", live.channel_id, exc)
+            else:
+                live.message_id = posted.id
+        await self._remember_message(live)
+
+    async def _remember_message(self, live: LiveTable) -> None:
+        """Keep the table message id in the ledger, so that a restart can edit it."""
+        try:
+            await self.bot.storage.set_table_message(live.id, live.message_id)
+        except StorageError as exc:
+            log.warning("Table %s: could not store its message id: %s", live.id, exc)
+
+    async def retire_table_message(self, message_id: int | None, channel_id: int) -> None:
+        """Take the buttons off a table message that no longer leads anywhere (an older hand, a
+        closed table); its text stays as the record of that hand."""
+        if message_id is None:
+            return
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(view=None)
+        except discord.HTTPException as exc:
+            log.info("Could not take the buttons off message %s: %s", message_id, exc.status)
 
     async def changed(self, live: LiveTable, events: Sequence[Event]) -> list[DM]:
         """A change made elsewhere (/tavolo alzati, /tavolo rientra): log, timer, table message."""
@@ -282,11 +320,22 @@ class Gioco(commands.Cog):
             raise UserError(START_REFUSED)
         events = await self.bot.tables.start_hand(live)
         dms = self.record(live, events)
-        response = await interaction.response.send_message(**self.render_message(live))
-        message_id = response.message_id
-        if message_id is None:  # pragma: no cover - Discord always returns the message
-            message_id = (await interaction.original_response()).id
+        previous = live.message_id
+        if interaction.response.is_done():  # deferred while the table was busy
+            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+            posted = await interaction.followup.send(wait=True, **self.render_message(live))
+            message_id: int = posted.id
+        else:
+            response = await interaction.response.send_message(**self.render_message(live))
+            if response.message_id is None:  # pragma: no cover - Discord always returns the message
+                message_id = (await interaction.original_response()).id
+            else:
+                message_id = response.message_id
         live.message_id = message_id
+        await self._remember_message(live)
+        if previous != message_id:
+            # The last hand's message keeps its text but loses "Prossima mano": one live message.
+            await self.retire_table_message(previous, live.channel_id)
         return dms
 
     # Acting -------------------------------------------------------------------------------------
@@ -300,11 +349,9 @@ class Gioco(commands.Cog):
     ) -> None:
         channel_id = _channel_id(interaction)
         player = interaction.user.id
-        if self.bot.tables.lock(channel_id).locked() and interaction.message is not None:
-            # Another command of this table is running: acknowledge the click now (Discord allows
-            # 3 seconds), answer when the table is ours. A slash command is not deferred: its public
-            # answer cannot become a private refusal afterwards, and the lock is never held for long.
-            await interaction.response.defer()
+        # Another command of this table is running: acknowledge now (Discord allows 3 seconds) and
+        # answer when the table is ours; a refusal then becomes a private follow-up (bot/tree.py).
+        await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id))
         async with self.bot.tables.locked(channel_id) as live:
             legal = _legal(live, kind, player)
             value = parse_amount(amount, kind, legal, live, player) if kind in views.AMOUNT_KINDS else None
@@ -325,6 +372,7 @@ class Gioco(commands.Cog):
         source = interaction.message
         on_table_message = source is not None and source.id == live.message_id
         if interaction.response.is_done():  # deferred while the table was busy
+            interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
             if not on_table_message:
                 await interaction.edit_original_response(
                     content=render.events_text(events)[:2000] or "Fatto.", view=None
@@ -357,7 +405,9 @@ class Gioco(commands.Cog):
         await self.deliver(channel_id, dms)
 
     async def show_cards(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+        channel_id = _channel_id(interaction)
+        await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id), ephemeral=True)
+        async with self.bot.tables.locked(channel_id) as live:
             player = interaction.user.id
             if not any(seat.player == player for seat in live.view().seats):
                 raise UserError(NOT_SEATED)
@@ -369,10 +419,14 @@ class Gioco(commands.Cog):
                 deck_size=live.deck_size,
                 positions=_before_draw(live),
             )
-            await interaction.response.send_message(text, ephemeral=True)
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
 
     async def come_back(self, interaction: discord.Interaction) -> None:
         channel_id = _channel_id(interaction)
+        await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id))
         async with self.bot.tables.locked(channel_id) as live:
             events = await self.bot.tables.apply(live, lambda: live.table.come_back(interaction.user.id))
             dms = self.record(live, events)
@@ -404,6 +458,7 @@ class Gioco(commands.Cog):
             await self.come_back(interaction)
         elif custom_id == views.START_BUTTON:
             channel_id = _channel_id(interaction)
+            await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id))
             async with self.bot.tables.locked(channel_id) as live:
                 dms = await self.start_hand(interaction, live)
             await self.deliver(channel_id, dms)
@@ -420,30 +475,38 @@ class Gioco(commands.Cog):
             await self._button(interaction, kind)
 
     async def _button(self, interaction: discord.Interaction, kind: ActionKind) -> None:
-        """A word pressed on the table message: only the player to act may use it."""
+        """A word pressed on the table message: only the player to act may use it.
+
+        A modal cannot follow a defer, so the amount buttons (and the draw menu, for symmetry) do not
+        wait for the table's lock: they only read the table (the engine is synchronous, so what they
+        read is consistent) and answer at once. Nothing is changed here; the action is judged again,
+        under the lock, when the modal or the menu comes back through `perform`.
+        """
         if kind not in views.AMOUNT_KINDS and kind is not ActionKind.CAMBIO:
             await self.perform(interaction, kind)
             return
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
-            if not live.table.hand_running:
-                raise UserError(NO_HAND)
-            if live.table.to_act != interaction.user.id:
-                raise UserError(NOT_YOUR_TURN)
-            legal = _legal(live, kind, interaction.user.id)
-            if legal is None:
-                words = ", ".join(str(la.kind) for la in live.table.legal_actions())
-                raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
-            if kind is ActionKind.CAMBIO:
-                cards = live.table.cards_of(interaction.user.id)
-                text = (
-                    render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
-                    + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
-                )
-                await interaction.response.send_message(
-                    text, view=views.discard_view(cards, legal.max), ephemeral=True
-                )
-                return
-            await interaction.response.send_modal(views.amount_modal(legal))
+        live = self.bot.tables.get(_channel_id(interaction))
+        if live is None:
+            raise UserError(NO_TABLE)
+        if not live.table.hand_running:
+            raise UserError(NO_HAND)
+        if live.table.to_act != interaction.user.id:
+            raise UserError(NOT_YOUR_TURN)
+        legal = _legal(live, kind, interaction.user.id)
+        if legal is None:
+            words = ", ".join(str(la.kind) for la in live.table.legal_actions())
+            raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
+        if kind is ActionKind.CAMBIO:
+            cards = live.table.cards_of(interaction.user.id)
+            text = (
+                render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
+                + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
+            )
+            await interaction.response.send_message(
+                text, view=views.discard_view(cards, legal.max), ephemeral=True
+            )
+            return
+        await interaction.response.send_modal(views.amount_modal(legal))
 
     # Slash commands -----------------------------------------------------------------------------
 

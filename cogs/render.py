@@ -301,6 +301,12 @@ def turn_line(view: TableView, deadline: float | None) -> str | None:
 
 
 LOG_LINES = 12
+
+CANCELLED_BY_RESTART = (
+    "Mano annullata: il bot si è riavviato e ogni giocatore ha di nuovo le fiches "
+    "che aveva all'inizio della mano."
+)
+"""The line a restart leaves on the message of the hand it cancelled (the ledger's recovery rule)."""
 """How many of the last public lines the table message keeps in view."""
 
 

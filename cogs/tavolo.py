@@ -18,7 +18,7 @@ from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.storage import MAX_CHIPS
 from bot.tables import TABLE_EXISTS, LiveTable
-from bot.tree import guild_id_of
+from bot.tree import PUBLIC_PLACEHOLDER, acknowledge_if_busy, guild_id_of
 from cogs import render
 from engine.events import Event, PlayerLeft, StackReleased
 from engine.options import TableOptions
@@ -43,6 +43,15 @@ def _channel_id(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+async def _send(interaction: discord.Interaction, **message: Any) -> None:
+    """The public answer: the response, or the placeholder's content when the command was deferred."""
+    if interaction.response.is_done():
+        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
+        await interaction.followup.send(**message)
+    else:
+        await interaction.response.send_message(**message)
+
+
 @app_commands.guild_only()
 class Tavolo(
     commands.GroupCog, group_name=T("tavolo"), group_description=T("Un tavolo da poker in questo canale")
@@ -50,6 +59,12 @@ class Tavolo(
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def _busy(self, interaction: discord.Interaction) -> int:
+        """The channel of the command; acknowledged now if its table is busy (3-second window)."""
+        channel_id = _channel_id(interaction)
+        await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id))
+        return channel_id
 
     def _game(self) -> Gioco | None:
         """The game cog, which owns the table message, the timers and the private cards."""
@@ -64,7 +79,7 @@ class Tavolo(
             if told:
                 lines.append(told)
         embed = render.table_embed(live.view(), live.options, creator_id=live.creator_id)
-        await interaction.response.send_message("\n".join(lines) or None, embed=embed)
+        await _send(interaction, content="\n".join(lines) or None, embed=embed)
 
     @app_commands.command(name=T("nuovo"), description=T("Apri un tavolo in questo canale (o thread)"))
     @localized_options(
@@ -130,7 +145,7 @@ class Tavolo(
             "timeout": tempo,
         }
         options = TableOptions.from_dict(chosen)  # EngineError with the Italian reason
-        channel_id = _channel_id(interaction)
+        channel_id = await self._busy(interaction)
         async with self.bot.tables.channel(channel_id) as existing:
             if existing is not None:
                 raise UserError(TABLE_EXISTS)
@@ -146,15 +161,19 @@ class Tavolo(
     ) -> None:
         guild_id = guild_id_of(interaction)
         user_id = interaction.user.id
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+        async with self.bot.tables.locked(await self._busy(interaction)) as live:
             amount = buyin
+            note = ""
             if amount is None:
                 balance = await self.bot.storage.balance(guild_id, user_id)
                 if balance == 0:
                     raise UserError(EMPTY_BALANCE)
                 amount = min(DEFAULT_BUYIN_CIPS * live.options.cip, balance)
+                if amount == balance:
+                    who = render.mention(user_id)
+                    note = f"{who} porta al tavolo tutto il suo saldo: {render.chips(amount)}."
             events = await self.bot.tables.sit(live, user_id, amount)
-            await self._reply(interaction, live, "", events)
+            await self._reply(interaction, live, note, events)
             game = self._game()
             if game is not None and live.table.hand_running:
                 await game.changed(live, events)  # he waits for the next hand: show him seated
@@ -163,12 +182,13 @@ class Tavolo(
         name=T("alzati"), description=T("Alzati dal tavolo: le tue fiches tornano nel saldo")
     )
     async def alzati(self, interaction: discord.Interaction) -> None:
-        channel_id = _channel_id(interaction)
+        channel_id = await self._busy(interaction)
         dms: list[tuple[int, str]] = []
         async with self.bot.tables.locked(channel_id) as live:
             events, paid = await self.bot.tables.leave(live, interaction.user.id)
             who = render.mention(interaction.user.id)
             if paid is None:
+                # Only when the ledger could not pay him at once (bot/tables.py).
                 text = f"{who} lascia il tavolo: le sue fiches tornano nel saldo alla fine della mano."
             else:
                 text = f"{who} lascia il tavolo: {render.chips(paid)} tornano nel suo saldo."
@@ -183,7 +203,7 @@ class Tavolo(
 
     @app_commands.command(name=T("inizia"), description=T("Inizia la prossima mano"))
     async def inizia(self, interaction: discord.Interaction) -> None:
-        channel_id = _channel_id(interaction)
+        channel_id = await self._busy(interaction)
         game = self._game()
         async with self.bot.tables.locked(channel_id) as live:
             if not live.seated(interaction.user.id):
@@ -199,7 +219,7 @@ class Tavolo(
 
     @app_commands.command(name=T("rientra"), description=T("Torna in gioco dopo essere rimasto fuori"))
     async def rientra(self, interaction: discord.Interaction) -> None:
-        channel_id = _channel_id(interaction)
+        channel_id = await self._busy(interaction)
         dms: list[tuple[int, str]] = []
         async with self.bot.tables.locked(channel_id) as live:
             events = await self.bot.tables.apply(live, lambda: live.table.come_back(interaction.user.id))
@@ -213,23 +233,28 @@ class Tavolo(
 
     @app_commands.command(name=T("stato"), description=T("Mostra il tavolo di questo canale"))
     async def stato(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+        async with self.bot.tables.locked(await self._busy(interaction)) as live:
             await self._reply(interaction, live, "")
 
     @app_commands.command(name=T("regole"), description=T("Le regole di questo tavolo"))
     async def regole(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
-            await interaction.response.send_message(embed=render.rules_embed(live.options))
+        async with self.bot.tables.locked(await self._busy(interaction)) as live:
+            await _send(interaction, embed=render.rules_embed(live.options))
 
     @app_commands.command(
         name=T("chiudi"), description=T("Chiudi il tavolo: le fiches tornano nei saldi dei giocatori")
     )
     async def chiudi(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(_channel_id(interaction)) as live:
+        channel_id = await self._busy(interaction)
+        async with self.bot.tables.locked(channel_id) as live:
             if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
                 raise UserError(CLOSE_REFUSED)
             payouts = await self.bot.tables.close(live)
-            await interaction.response.send_message(render.close_text(interaction.user.id, payouts))
+            await _send(interaction, content=render.close_text(interaction.user.id, payouts))
+            game = self._game()
+            if game is not None:
+                # The last table message must not offer "Prossima mano" for a table that is gone.
+                await game.retire_table_message(live.message_id, channel_id)
 
 
 async def setup(bot: PokerBot) -> None:

@@ -79,6 +79,10 @@ class TableRow:
     pot: int
     seats: dict[int, int]
     running_hand_id: int | None
+    message_id: int | None = None
+    """The public message of the table's current (or last) hand, if one was posted."""
+    last_hand_status: str | None = None
+    """'running', 'finished' or 'cancelled' for the table's latest hand; None before the first."""
 
     @property
     def total_chips(self) -> int:

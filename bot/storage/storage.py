@@ -257,8 +257,9 @@ class Storage:
     ) -> None:
         """Write the new stacks, pot, state and the engine's hand record in one transaction.
 
-        `stacks` holds every seated player, including one who left during the hand (with the stack the
-        engine released to him) so that `cash_out` afterwards pays him the right amount.
+        `stacks` holds every seated player, including one who left during the hand: 0 when his stack
+        was already given back by `release_mid_hand`, otherwise the stack the engine released to him,
+        so that `cash_out` afterwards pays him the right amount.
         """
         _stacks(stacks, pot)
         state_json, record_json = _dump(state), _dump(record)
@@ -273,6 +274,25 @@ class Storage:
                 record_json=record_json,
                 now=self._now(),
             )
+
+    async def release_mid_hand(self, table_id: int, hand_id: int, user_id: int, amount: int) -> None:
+        """Give a player who left the running hand his remaining stack (`amount`) back at once.
+
+        He is folded, so the amount is final. His seat keeps what he put in the pot until the hand's
+        result (`finish_hand`, where his stack is then 0); if a crash cancels the hand instead,
+        `recover` pays him the rest of his start-of-hand stack and does not seat him again.
+        """
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_CHIPS:
+            raise LedgerMismatch("Le fiches del tavolo devono essere numeri interi non negativi.")
+        async with self._transaction() as conn:
+            await tables.release_mid_hand(
+                conn, table_id=table_id, hand_id=hand_id, user_id=user_id, amount=amount, now=self._now()
+            )
+
+    async def set_table_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember the table's public message, so that a restart can edit it."""
+        async with self._transaction() as conn:
+            await tables.set_message(conn, table_id=table_id, message_id=message_id)
 
     async def close_table(self, table_id: int, payouts: dict[int, int]) -> None:
         """Pay out every chip at the table (the engine's `Table.close()`) and close it."""

@@ -1,8 +1,9 @@
 """Tables, seats and hands: every SQL statement that moves chips between balances and tables.
 
-The database is written only at hand boundaries: `begin_hand` stores the start-of-hand snapshot,
-`finish_hand` the result. Between the two the seats keep their start-of-hand stacks, which is what
-makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a transaction
+Hands are written at their boundaries: `begin_hand` stores the start-of-hand snapshot, `finish_hand`
+the result. Between the two the seats keep their start-of-hand stacks, except that a player who
+leaves takes his remaining stack at once (`release_mid_hand`, noted in `hand_seats.released`); that
+is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a transaction
 opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row count is
 checked.
 """
@@ -34,7 +35,9 @@ __all__ = [
     "finish_hand",
     "open_tables",
     "recover_table",
+    "release_mid_hand",
     "running_hands",
+    "set_message",
 ]
 
 _NO_TABLE = "Questo tavolo non esiste o è già stato chiuso."
@@ -185,6 +188,61 @@ async def cash_out(
     return stack
 
 
+async def _released(conn: aiosqlite.Connection, hand_id: int) -> dict[int, int]:
+    """Players of the hand who left during it, with the chips they took back then."""
+    async with conn.execute(
+        "SELECT user_id, released FROM hand_seats WHERE hand_id = ? AND released IS NOT NULL", (hand_id,)
+    ) as cursor:
+        return {int(u): int(r) for u, r in await cursor.fetchall()}
+
+
+async def release_mid_hand(
+    conn: aiosqlite.Connection, *, table_id: int, hand_id: int, user_id: int, amount: int, now: int
+) -> None:
+    """Move a leaver's remaining stack from his seat to his balance while the hand goes on.
+
+    He is folded, so `amount` is final; what he put in the pot stays in his seat until the hand's
+    result moves it. The release is noted in `hand_seats.released` in the same transaction, which is
+    what `recover_table` and `finish_hand` read.
+    """
+    guild_id, _ = await _open_table(conn, table_id)
+    if await _running_hand(conn, table_id) != hand_id:
+        raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
+    if user_id not in await _in_hand(conn, hand_id):
+        raise NotSeated("Non eri seduto al tavolo quando la mano è iniziata.")
+    if user_id in await _released(conn, hand_id):
+        raise _mismatch("le fiches di chi ha lasciato la mano gli sono già state restituite")
+    have = (await _seats(conn, table_id)).get(user_id)
+    if have is None:
+        raise NotSeated("Non sei seduto a questo tavolo.")
+    if amount > have:
+        raise _mismatch("si restituirebbero più fiches di quelle del posto")
+    if amount:
+        await _set_stack(conn, table_id, user_id, have, have - amount)
+        await credit(conn, guild_id, user_id, amount)
+        await record(
+            conn,
+            guild_id=guild_id,
+            reason="cash_out",
+            table_id=table_id,
+            hand_id=hand_id,
+            entries=[
+                Entry("seat", -amount, user_id=user_id, table_id=table_id),
+                Entry("balance", amount, user_id=user_id),
+            ],
+            now=now,
+        )
+    await conn.execute(
+        "UPDATE hand_seats SET released = ? WHERE hand_id = ? AND user_id = ? AND released IS NULL",
+        (amount, hand_id, user_id),
+    )
+
+
+async def set_message(conn: aiosqlite.Connection, *, table_id: int, message_id: int | None) -> None:
+    await _open_table(conn, table_id)
+    await conn.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
+
 def _mismatch(what: str) -> LedgerMismatch:
     return LedgerMismatch(f"Le fiches del tavolo non corrispondono al registro: {what}.")
 
@@ -246,6 +304,7 @@ async def finish_hand(
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     seats = await _seats(conn, table_id)
     in_hand = await _in_hand(conn, hand_id)
+    released = await _released(conn, hand_id)
     if not stacks.keys() <= seats.keys():
         raise _mismatch("un giocatore senza posto non può ricevere fiches")
     if any(stack != 0 for user_id, stack in seats.items() if user_id not in stacks):
@@ -268,7 +327,10 @@ async def finish_hand(
     )
     await conn.executemany(
         "UPDATE hand_seats SET end_stack = ? WHERE hand_id = ? AND user_id = ?",
-        [(stacks.get(user_id, seats[user_id]), hand_id, user_id) for user_id in in_hand],
+        [
+            (stacks.get(user_id, seats.get(user_id, 0)) + released.get(user_id, 0), hand_id, user_id)
+            for user_id in in_hand
+        ],
     )
     await conn.execute(
         "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
@@ -317,7 +379,9 @@ async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: i
     Seats are written only at hand boundaries, so the stacks of the players in the hand normally
     still equal the snapshot; restoring them anyway keeps this correct whatever happened since.
     A player who sat down during the interrupted hand is not in the restored engine state, so his
-    buy-in goes back to his balance.
+    buy-in goes back to his balance. A player who left during it already took his remaining stack
+    (`release_mid_hand`): he gets the rest of his start-of-hand stack on his balance and is not
+    seated again (the registry drops him from the restored engine state).
     """
     guild_id, db_pot = await _open_table(conn, table_id)
     async with conn.execute(
@@ -330,8 +394,18 @@ async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: i
     start_pot, start_state = int(row[0]), str(row[1])
     seats = await _seats(conn, table_id)
     snapshot = await _in_hand(conn, hand_id)
+    released = await _released(conn, hand_id)
     entries: list[Entry] = []
     for user_id, start in sorted(snapshot.items()):
+        if user_id in released:
+            rest = seats.get(user_id)
+            if rest is None:
+                continue
+            await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
+            await credit(conn, guild_id, user_id, rest)
+            entries.append(Entry("seat", -rest, user_id=user_id, table_id=table_id))
+            entries.append(Entry("balance", rest, user_id=user_id))
+            continue
         old = seats.get(user_id)
         if old is None:
             await conn.execute(
@@ -361,13 +435,14 @@ async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: i
 async def open_tables(conn: aiosqlite.Connection, *, table_id: int | None = None) -> list[TableRow]:
     """Every open table, or only `table_id` if it is open."""
     async with conn.execute(
-        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot"
+        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
+        " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id ORDER BY h.number DESC LIMIT 1)"
         " FROM poker_tables WHERE status = 'open' AND (:id IS NULL OR id = :id) ORDER BY id",
         {"id": table_id},
     ) as cursor:
         rows = await cursor.fetchall()
     tables: list[TableRow] = []
-    for tid, guild_id, channel_id, creator_id, variant, options, state, status, pot in rows:
+    for tid, guild_id, channel_id, creator_id, variant, options, state, status, pot, message, last in rows:
         tables.append(
             TableRow(
                 id=int(tid),
@@ -381,6 +456,8 @@ async def open_tables(conn: aiosqlite.Connection, *, table_id: int | None = None
                 pot=int(pot),
                 seats=await _seats(conn, int(tid)),
                 running_hand_id=await _running_hand(conn, int(tid)),
+                message_id=None if message is None else int(message),
+                last_hand_status=None if last is None else str(last),
             )
         )
     return tables

@@ -83,6 +83,11 @@ class Game:
         self._note()
         return reply
 
+    def track(self, start: int) -> None:
+        """Watch a hand started without `start()` (``start``: len(public_texts()) before it began)."""
+        self.hands.append(_Hand(self.table.hand_number, start))
+        self._note()
+
     async def say(self, user: Any, command: str, **options: Any) -> Any:
         return await self._step(self.h.slash(user, command, channel=self.channel, **options))
 
@@ -139,6 +144,11 @@ class Game:
         hand.checked = True
 
     def _scan(self, texts: Sequence[str], hand: _Hand, allowed: set[Card], where: str) -> None:
+        # The fake logs every edit with the whole text; an edit that only takes the buttons off an
+        # older message (the last hand's, once a new one is posted) repeats lines that were public
+        # before this hand began (the cards shown at that hand's showdown): they reveal nothing new.
+        earlier = {line for text in self.h.public_texts()[: hand.start] for line in text.splitlines()}
+        texts = ["\n".join(ln for ln in text.splitlines() if ln not in earlier) for text in texts]
         for player, cards in hand.hole.items():
             for card in cards - allowed:
                 for text in texts:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogs import render, tavolo
 from cogs.gioco import BAD_AMOUNT, NOT_YOUR_TURN
 from tests.discord.test_gioco_support import Game, seats, stacked
+from tests.discord.test_review import HEADS_UP, acknowledged_while_busy, heads_up
 
 # Deal order bob, carol, dave, alice (alice deals first); carol holds the jacks.
 FOUR = stacked(["7s 8d 9c Qs Ad", "Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac"])
@@ -134,22 +136,34 @@ async def test_a_restart_mid_hand_restores_the_stacks_and_the_table_plays_on(har
     at_start = await seats(harness)
     assert at_start == {alice.id: 290, bob.id: 300, carol.id: 310, dave.id: 300}
 
-    # Second hand, stopped by shutting the bot down after some chips went in.
-    await game.start(bob, stacked(["Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac", "7s 8d 9c Qs Ad"]))
+    # A restart between hands: the buttons posted before it still work (stable custom ids), and the
+    # second hand starts from the old message, which then loses them (one live table message).
+    await harness.restart()
+    game.use_clock()
+    deck = stacked(["Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac", "7s 8d 9c Qs Ad"])
+    await game.start(bob, deck, message=finished)
+    assert "Prossima mano" not in {c.get("label") for c in finished.components}
     interrupted = game.message
+    assert interrupted.id != finished.id
+
+    # Second hand, stopped by shutting the bot down after some chips went in.
     await game.say(carol, "buio")
     assert game.table.hand_running
     await harness.restart()
     game.use_clock()
+    await harness.settle()
     assert await seats(harness) == at_start, "every stack is back to the start of the interrupted hand"
     assert await harness.bot.storage.check() == []
     assert not game.table.hand_running
-    stale = await harness.click(dave, interrupted, label="Passo")
-    assert stale.ephemeral and "Non c'è nessuna mano in corso" in stale.content
+    # Its message says so, and offers no word of the cancelled hand any more.
+    labels = {c.get("label") for c in interrupted.components}
+    assert labels <= {"Prossima mano", "Rientro"}, labels
+    assert render.CANCELLED_BY_RESTART in interrupted.text()
+    assert "Tocca a" not in interrupted.text()
 
-    # Buttons posted before the restart still work: the next hand starts from the old message.
-    started = await game.start(bob, FOUR, message=finished)
-    assert not started.ephemeral and started.message.id != finished.id, "each hand posts a new table message"
+    # The table plays on from that message.
+    started = await game.start(bob, FOUR, message=interrupted)
+    assert not started.ephemeral and started.message.id != interrupted.id, "each hand posts a new message"
     assert game.live.message_id == started.message.id
     assert game.table.hand_running and game.table.hand_number == 2
     assert len(harness.dms(bob)) >= 1
@@ -177,3 +191,130 @@ async def test_a_click_while_the_table_is_busy_is_acknowledged_at_once(harness: 
     await harness.settle()
     assert f"<@{bob.id}> passa." in game.message.content, "the table message shows it once done"
     game.finish()
+
+
+# Busy tables: every command is acknowledged within Discord's window, and a refusal stays private ---
+
+
+async def answered(harness: Any, reply: Any, *, refused: bool = False) -> None:
+    """Wait until the bot, once the lock was free, answered a deferred interaction (settle() alone
+    may return while the bot is still being woken by the lock). A refusal ends by removing the
+    public placeholder."""
+    rec = reply.record
+    if refused:
+        await harness.fake.wait_for(lambda: rec.followup_ids and reply.message.deleted, "the private refusal")
+    else:
+        await harness.fake.wait_for(lambda: rec.followup_ids or rec.edited_ids, "the deferred answer")
+    await harness.settle()
+
+
+async def test_a_refused_slash_action_while_the_table_is_busy_is_private_and_leaves_no_placeholder(
+    harness: Any,
+) -> None:
+    game, alice, _bob = await heads_up(harness)
+    before = state(game)
+    early, reply = await acknowledged_while_busy(harness, game, lambda: harness.slash(alice, "vedo"))
+    await answered(harness, reply, refused=True)
+    assert early == 5, "deferred publicly while the table was busy"
+    assert reply.message.deleted, "the public placeholder is removed"
+    (private,) = [m for m in reply.followups if m.ephemeral]
+    assert private.content == NOT_YOUR_TURN
+    assert not any(NOT_YOUR_TURN in text for text in harness.public_texts())
+    assert state(game) == before
+    game.finish()
+
+
+async def test_a_slash_action_while_the_table_is_busy_is_told_in_its_placeholder(harness: Any) -> None:
+    game, alice, bob = await heads_up(harness)
+    early, reply = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "passo"))
+    await answered(harness, reply)
+    assert early == 5
+    assert not reply.ephemeral and f"<@{bob.id}> passa." in reply.content
+    assert game.table.to_act == alice.id
+    assert f"<@{bob.id}> passa." in game.message.content, "the table message is edited too"
+    game.finish()
+
+
+async def test_le_mie_carte_while_the_table_is_busy_shows_the_cards_privately(harness: Any) -> None:
+    game, alice, _bob = await heads_up(harness)
+    early, reply = await acknowledged_while_busy(
+        harness, game, lambda: harness.click(alice, game.message, label="Le mie carte")
+    )
+    await answered(harness, reply)
+    assert early == 5 and reply.ephemeral
+    assert all(str(card) in reply.content for card in game.table.cards_of(alice.id))
+    game.finish()
+
+
+async def test_an_amount_modal_opened_while_the_table_is_busy_is_judged_when_submitted(harness: Any) -> None:
+    game, alice, bob = await heads_up(harness)
+    early, modal = await acknowledged_while_busy(
+        harness, game, lambda: harness.click(bob, game.message, label="Apro…")
+    )
+    assert early == 9
+    opened = await game.submit(bob, modal, {"importo": "10"})
+    assert not opened.ephemeral
+    assert game.table.to_act == alice.id, "the opening was played under the lock, after the modal"
+    game.finish()
+
+
+async def test_tavolo_commands_while_the_table_is_busy_are_acknowledged_at_once(harness: Any) -> None:
+    alice, bob, eve = harness.user("alice"), harness.user("bob"), harness.user("eve")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    shown = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "tavolo stato"))
+    await answered(harness, shown[1])
+    assert shown[0] == 5 and not shown[1].ephemeral and shown[1].embeds
+    rules = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "tavolo regole"))
+    await answered(harness, rules[1])
+    assert rules[0] == 5 and rules[1].embeds
+    refused = await acknowledged_while_busy(harness, game, lambda: harness.slash(eve, "tavolo chiudi"))
+    await answered(harness, refused[1], refused=True)
+    assert refused[0] == 5 and refused[1].message.deleted
+    assert [m.content for m in refused[1].followups if m.ephemeral] == [tavolo.CLOSE_REFUSED]
+    # /tavolo inizia deferred: the placeholder becomes the table message, with its buttons.
+    harness.bot.tables.queue_deck(harness.channel("poker").id, HEADS_UP)
+    start = len(harness.public_texts())
+    early, started = await acknowledged_while_busy(
+        harness, game, lambda: harness.slash(alice, "tavolo inizia")
+    )
+    await harness.fake.wait_for(lambda: game.live.message_id == started.message.id, "the table message")
+    await harness.settle()
+    assert early == 5 and game.table.hand_running
+    game.track(start)
+    assert game.live.message_id == started.message.id
+    assert "Le mie carte" in {c.get("label") for c in started.message.components}
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    # "Prossima mano" pressed while busy: acknowledged, then the new hand's message is posted.
+    previous = game.message
+    harness.bot.tables.queue_deck(harness.channel("poker").id, HEADS_UP)
+    start = len(harness.public_texts())
+    early, _ = await acknowledged_while_busy(
+        harness, game, lambda: harness.click(bob, previous, label="Prossima mano")
+    )
+    await harness.fake.wait_for(
+        lambda: game.live.message_id != previous.id and not previous.components, "the new hand's message"
+    )
+    await harness.settle()
+    assert early == 6 and game.table.hand_number == 2 and game.table.hand_running
+    game.track(start)
+    assert game.live.message_id != previous.id
+    assert "Prossima mano" not in {c.get("label") for c in previous.components}
+    game.finish()
+
+
+async def test_a_player_whose_balance_is_below_the_default_buy_in_is_told_he_brings_all_of_it(
+    harness: Any,
+) -> None:
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    await harness.slash(alice, "tavolo nuovo", channel="generale", variante="italiana")
+    await harness.slash(bob, "tavolo siedi", channel="generale", buyin=400)
+    await harness.slash(carol, "tavolo siedi", channel="generale", buyin=700)
+    await harness.slash(alice, "tavolo nuovo", variante="italiana", cip=5)  # default buy-in: 500
+    sat = await harness.slash(carol, "tavolo siedi")
+    assert not sat.ephemeral
+    assert f"<@{carol.id}> porta al tavolo tutto il suo saldo: 300 fiches." in sat.content, sat.content
+    covered = await harness.slash(bob, "tavolo siedi")  # 600 chips cover the default
+    assert not covered.ephemeral and "tutto il suo saldo" not in covered.content, covered.content
+    assert f"<@{bob.id}> si siede con 500 fiches." in covered.content, covered.content

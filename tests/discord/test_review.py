@@ -77,11 +77,6 @@ async def test_a_click_on_passo_while_the_table_is_busy_is_acknowledged_at_once(
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/gioco.py perform(): a slash action never defers, so while another command holds the "
-    "table lock (e.g. a rate-limited table-message edit) nothing is answered until the lock frees",
-)
 async def test_a_slash_action_while_the_table_is_busy_is_acknowledged_at_once(harness: Any) -> None:
     game, _alice, bob = await heads_up(harness)
     early, reply = await acknowledged_while_busy(
@@ -92,11 +87,6 @@ async def test_a_slash_action_while_the_table_is_busy_is_acknowledged_at_once(ha
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/gioco.py show_cards(): 'Le mie carte' waits for the table lock before any response "
-    "(no ephemeral defer), so a busy table can make the click fail after 3 s",
-)
 async def test_le_mie_carte_while_the_table_is_busy_is_acknowledged_at_once(harness: Any) -> None:
     game, alice, _bob = await heads_up(harness)
     early, reply = await acknowledged_while_busy(
@@ -107,11 +97,6 @@ async def test_le_mie_carte_while_the_table_is_busy_is_acknowledged_at_once(harn
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/gioco.py _button(): the amount button takes the table lock before sending its modal; "
-    "a modal cannot follow a defer, so while the table is busy the click gets no answer at all",
-)
 async def test_the_apro_button_while_the_table_is_busy_opens_its_modal_at_once(harness: Any) -> None:
     game, _alice, bob = await heads_up(harness)
     early, reply = await acknowledged_while_busy(
@@ -331,12 +316,6 @@ async def test_a_click_and_the_turn_timer_at_the_same_moment_act_only_once(harne
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot/tables.py + cogs/gioco.py: LiveTable.message_id is not kept in the ledger, so after a "
-    "restart the message of the cancelled hand is never edited: it still shows the hand running, "
-    "whose turn it is with a countdown, and the action buttons",
-)
 async def test_after_a_restart_the_cancelled_hands_message_no_longer_shows_it_running(harness: Any) -> None:
     game, _alice, _bob = await heads_up(harness)
     interrupted = game.message
@@ -349,11 +328,6 @@ async def test_after_a_restart_the_cancelled_hands_message_no_longer_shows_it_ru
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/tavolo.py chiudi(): the last table message is not edited, so it keeps offering "
-    "'Prossima mano' for a table that no longer exists",
-)
 async def test_after_chiudi_the_last_table_message_offers_no_next_hand(harness: Any) -> None:
     alice, bob = harness.user("alice"), harness.user("bob")
     game = Game(harness)
@@ -372,11 +346,6 @@ async def test_after_chiudi_the_last_table_message_offers_no_next_hand(harness: 
 # Hole cards never in logs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot/logging_setup.py: with LOG_LEVEL=DEBUG discord.http logs every request body, so the "
-    "DM with a player's cards reaches the log; the discord.http logger should be kept at INFO or filtered",
-)
 async def test_hole_cards_never_reach_a_log_line_even_at_debug_level(
     harness: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -409,12 +378,6 @@ async def test_hole_cards_never_reach_a_log_line_at_info_level(
 # Leaving, joining and a restart
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot/tables.py leave(): mid-hand the released stack stays in the ledger seat until the hand "
-    "ends; issue 6 ('a player leaving gets his stack back at once') and DESIGN.md (StackReleased = chips "
-    "back to the balance now) want it in his balance at once",
-)
 async def test_a_player_leaving_mid_hand_gets_his_stack_back_at_once(harness: Any) -> None:
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     game = Game(harness)
@@ -427,12 +390,6 @@ async def test_a_player_leaving_mid_hand_gets_his_stack_back_at_once(harness: An
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot/tables.py leave() + Storage.recover: a player who left mid-hand is not paid until the "
-    "hand ends; a restart cancels the hand and puts him back in his seat with his chips at the table, "
-    "to be dealt in again although he said he was leaving",
-)
 async def test_a_player_who_left_mid_hand_is_not_seated_again_by_a_restart(harness: Any) -> None:
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     game = Game(harness)
@@ -486,11 +443,6 @@ async def test_a_player_whose_dms_open_again_gets_his_cards_and_loses_the_note(h
     game.finish()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/gioco.py start_hand(): the previous table message is left as it was, so once a new hand "
-    "is posted the old one still offers 'Prossima mano' (pressing it only gets 'La mano è già in corso')",
-)
 async def test_once_a_new_hand_is_posted_the_previous_message_offers_no_next_hand(harness: Any) -> None:
     alice, bob = harness.user("alice"), harness.user("bob")
     game = Game(harness)
@@ -564,12 +516,6 @@ async def test_rilancio_piatto_in_texas_raises_the_size_of_the_pot(harness: Any)
 # The table message deleted by a moderator
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/gioco.py edit_table_message(): when the table message was deleted it only forgets its "
-    "id, so the rest of the hand has no table message and no buttons; it should post a new one through "
-    "the channel",
-)
 async def test_a_deleted_table_message_is_posted_again_for_the_rest_of_the_hand(harness: Any) -> None:
     game, _alice, bob = await heads_up(harness)
     harness.fake.store[game.live.message_id].deleted = True  # a moderator removes it

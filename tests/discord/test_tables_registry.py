@@ -201,9 +201,7 @@ async def test_a_void_italiana_hand_carries_the_pot_and_closing_returns_it(
     assert await storage.check() == []
 
 
-async def test_a_player_leaving_mid_hand_is_paid_when_it_ends(
-    registry: TableRegistry, storage: Storage
-) -> None:
+async def test_a_player_leaving_mid_hand_is_paid_at_once(registry: TableRegistry, storage: Storage) -> None:
     await open_table(registry, Variant.TEXAS)
     await seat(registry, {ALICE: 500, BOB: 500, CAROL: 500})
     async with registry.locked(POKER) as live:
@@ -211,13 +209,14 @@ async def test_a_player_leaving_mid_hand_is_paid_when_it_ends(
         leaver = next(p for p in (ALICE, BOB, CAROL) if p != live.table.to_act)
         blind = next(s.bet for s in live.view().seats if s.player == leaver)
         events, paid = await registry.leave(live, leaver)
-        assert paid is None and live.table.hand_running
+        assert paid == 500 - blind and live.table.hand_running
         assert not live.seated(leaver)
     assert blind in (5, 10), "the players not first to act preflop are the blinds"
     assert any(isinstance(e, StackReleased) and e.amount == 500 - blind for e in events)
     stacks, _ = await seats_in_ledger(storage)
-    assert stacks[leaver] == 500, "the ledger keeps his seat until the hand ends"
-    assert await balances(storage, leaver) == {leaver: START - 500}
+    assert stacks[leaver] == blind, "his blind stays at the table for the hand's result"
+    assert await balances(storage, leaver) == {leaver: START - blind}, "his stack is back at once"
+    assert await storage.check() == []
     with pytest.raises(UserError, match="mano in corso"):
         await seat(registry, {leaver: 100})
     async with registry.locked(POKER) as live:
@@ -230,6 +229,39 @@ async def test_a_player_leaving_mid_hand_is_paid_when_it_ends(
     assert await balances(storage, leaver) == {leaver: START - blind}, "his blind stays in the pot"
     assert await storage.check() == []
     assert await everything(storage, ALICE, BOB, CAROL) == 3 * START
+
+
+async def test_a_player_who_left_a_cancelled_hand_is_not_seated_again(tmp_path: Path) -> None:
+    path = tmp_path / "poker.sqlite3"
+    storage = await Storage.open(path, starting_chips=START)
+    registry = TableRegistry(storage, rng_factory=lambda: random.Random(3))
+    await open_table(registry, Variant.TEXAS)
+    await seat(registry, {ALICE: 500, BOB: 500, CAROL: 500})
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)
+        leaver = next(p for p in (ALICE, BOB, CAROL) if p != live.table.to_act)
+        _, paid = await registry.leave(live, leaver)
+        assert paid is not None and paid < 500
+    await storage.close()  # the bot dies: the hand is never finished
+
+    storage = await Storage.open(path, starting_chips=START)
+    try:
+        assert len(await storage.recover()) == 1
+        registry = TableRegistry(storage)
+        await registry.restore()
+        live = registry.get(POKER)
+        assert live is not None and live.cancelled_hand == 1
+        assert leaver not in live.table.seats(), "the restored engine state no longer seats him"
+        stacks, _ = await seats_in_ledger(storage)
+        assert stacks == live.table.seats() and leaver not in stacks
+        assert await balances(storage, leaver) == {leaver: START}, "the rest of his start-of-hand stack"
+        assert await storage.check() == []
+        assert await everything(storage, ALICE, BOB, CAROL) == 3 * START
+        async with registry.locked(POKER) as live:  # the table plays on with the other two
+            await registry.start_hand(live)
+            assert live.table.hand_running and leaver not in live.table.seats()
+    finally:
+        await storage.close()
 
 
 async def test_a_hand_the_engine_refuses_to_start_writes_nothing(

@@ -200,21 +200,23 @@ async def test_alzati_when_not_seated_is_refused(harness: Any) -> None:
     assert await ledger(harness) == before
 
 
-async def test_alzati_during_a_hand_pays_when_the_hand_ends(harness: Any) -> None:
+async def test_alzati_during_a_hand_pays_at_once(harness: Any) -> None:
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     await open_italiana(harness, alice)
     for user in (alice, bob, carol):
         await harness.slash(user, "tavolo siedi", buyin=200)
     await harness.slash(alice, "tavolo inizia")
     live = harness.bot.tables.get(harness.channel("poker").id)
-    # Three players: one leaving folds but the hand goes on; his seat stays in the ledger.
+    # Three players: one leaving folds but the hand goes on; his stack (he put nothing in: only the
+    # dealer pays the invito) is back in his balance at once.
     leaver = next(u for u in (alice, bob, carol) if live.view().dealer != u.id)
     reply = await harness.slash(leaver, "tavolo alzati")
     assert not reply.ephemeral
-    assert "alla fine della mano" in reply.content
+    assert "200 fiches tornano nel suo saldo" in reply.content, reply.content
     assert live.table.hand_running
-    assert leaver.id in (await ledger(harness))["tables"][harness.channel("poker").id][1]
-    assert await balance(harness, leaver) == START - 200
+    assert (await ledger(harness))["tables"][harness.channel("poker").id][1][leaver.id] == 0
+    assert await balance(harness, leaver) == START
+    assert (await ledger(harness))["check"] == []
     again = await harness.slash(leaver, "tavolo siedi", buyin=100)
     assert again.ephemeral and "mano in corso" in again.content
     # A second player leaves: one is left, the hand ends, both leavers are paid.

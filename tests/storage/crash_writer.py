@@ -3,7 +3,8 @@
 Run as ``python tests/storage/crash_writer.py DB_PATH SEED``. After each committed grant of one chip
 to the bank account it prints ``ack N hand|idle`` (the bank's balance, and whether a hand is
 running), so the test knows which transactions were committed before the SIGKILL and can check they
-survived, and can aim some kills inside a hand.
+survived, and can aim some kills inside a hand. Inside a hand it sometimes gives a player his
+remaining stack back at once (a player leaving mid-hand), so some kills land after such a release.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ async def play(path: Path, seed: int) -> None:
         print(f"ack {bank} {'hand' if row.running_hand_id is not None else 'idle'}", flush=True)
         op = rng.random()
         try:
-            if row.running_hand_id is not None:
+            if row.running_hand_id is not None and op < 0.3:
+                # A player leaves mid-hand: his remaining stack goes back to his balance at once.
+                player = rng.choice(sorted(row.seats))
+                amount = rng.randint(0, row.seats[player])
+                await store.release_mid_hand(table, row.running_hand_id, player, amount)
+            elif row.running_hand_id is not None:
                 await finish(store, rng, table, row.running_hand_id, row.seats, row.pot)
             elif op < 0.3:
                 player = rng.choice(PLAYERS)

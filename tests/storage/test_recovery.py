@@ -119,11 +119,14 @@ async def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
     latest = len(load_migrations())
     schema: list[tuple[object, ...]] | None = None
     recovered_hands = 0
+    released = 0
     for run in range(12):
         acked = _kill_writer_at_random(db_path, rng, seed=run, mid_hand=run % 2 == 0)
         conn = sqlite3.connect(db_path)
         try:
             current = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+            (count,) = conn.execute("SELECT COUNT(*) FROM hand_seats WHERE released IS NOT NULL").fetchone()
+            released = max(released, count)
         finally:
             conn.close()
         schema = schema or current
@@ -136,3 +139,4 @@ async def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
             assert await store.balance(77, 999) >= acked
             assert all(row.running_hand_id is None for row in await store.open_tables())
     assert recovered_hands > 0  # the kills aimed inside a hand did interrupt some
+    assert released > 0  # and players left mid-hand (release_mid_hand) before some of them
