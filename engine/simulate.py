@@ -81,6 +81,43 @@ USAGE = (
 PREPARED_EVERY = 25  # about one hand in this many deals the scala-reale cycle (italiana, 32carte)
 
 
+# Plain aliases of the words and streets ``RandomPolicy.choose`` names on every decision: an enum
+# member lookup goes through ``EnumType.__getattr__``, several times slower in CPython.
+class _W:
+    APRO = ActionKind.APRO
+    BUIO = ActionKind.BUIO
+    CONTROBUIO = ActionKind.CONTROBUIO
+    PASSO = ActionKind.PASSO
+    VEDO = ActionKind.VEDO
+    RILANCIO = ActionKind.RILANCIO
+    PAROL = ActionKind.PAROL
+    PUNTO = ActionKind.PUNTO
+    SERVITO = ActionKind.SERVITO
+    CAMBIO = ActionKind.CAMBIO
+
+
+class _St:
+    BUIO = Street.BUIO
+    APERTURA = Street.APERTURA
+    CAMBIO = Street.CAMBIO
+    SECONDO_GIRO = Street.SECONDO_GIRO
+
+
+_ITALIANA = Variant.ITALIANA
+
+
+class _Plain:
+    """One player's words without an amount, built once (``RandomPolicy.choose``)."""
+
+    __slots__ = ("parol", "passo", "servito", "vedo")
+
+    def __init__(self, player: int) -> None:
+        self.passo = Action(player, ActionKind.PASSO)
+        self.vedo = Action(player, ActionKind.VEDO)
+        self.parol = Action(player, ActionKind.PAROL)
+        self.servito = Action(player, ActionKind.SERVITO)
+
+
 class InputError(Exception):
     """Bad arguments: the message is the one Italian sentence shown on stderr."""
 
@@ -98,57 +135,86 @@ class RandomPolicy:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.cautious = False
+        # Actions are frozen values: a player's words without an amount are built once.
+        self._plain: dict[int, _Plain] = {}
 
     def amount(self, legal: LegalAction) -> int:
         low, high = legal.min, legal.max
         if low >= high:
             return low
-        r = self.rng.random()
+        rng = self.rng
+        r = rng.random()
         if r < 0.4:
             return low
         if r < 0.55:
             return high
-        return self.rng.randint(low, high)
+        return rng.randint(low, high)
 
     def choose(self, table: Table) -> Action:
+        """One random legal action. Called once per decision of the benchmark's whole-hand loop,
+        so it reads the legal tuple directly (no dict per call), names words and streets through
+        the plain aliases ``_W`` and ``_St`` (enum member lookups are slow in CPython) and reuses
+        each player's words without an amount. The random draws are those of the plain version:
+        the same seed gives the same actions."""
         player = table.to_act
         assert player is not None
+        plain = self._plain.get(player)
+        if plain is None:
+            plain = self._plain[player] = _Plain(player)
         legal = table.legal_actions()
-        by_kind = {la.kind: la for la in legal}
         street = table.street
         rng = self.rng
         r = rng.random()
-        if street is Street.BUIO:
-            for kind in (K.BUIO, K.CONTROBUIO, K.VEDO):
-                if kind in by_kind and (r < 0.45 or self.cautious):
-                    return Action(player, kind, by_kind[kind].min)
-            return Action(player, K.PASSO)
-        if street is Street.APERTURA:
+        if street is _St.BUIO:
+            if r < 0.45 or self.cautious:
+                for la in legal:
+                    kind = la.kind
+                    if kind is _W.BUIO or kind is _W.CONTROBUIO or kind is _W.VEDO:
+                        return Action(player, kind, la.min)
+            return plain.passo
+        if street is _St.APERTURA:
             if r < 0.6 or self.cautious:
-                return Action(player, K.APRO, self.amount(by_kind[K.APRO]))
-            return Action(player, K.PASSO)
-        if street is Street.CAMBIO:
-            cambio = by_kind.get(K.CAMBIO)
+                for la in legal:
+                    if la.kind is _W.APRO:
+                        return Action(player, _W.APRO, self.amount(la))
+                raise KeyError(_W.APRO)  # as a missing key of the legal words would
+            return plain.passo
+        if street is _St.CAMBIO:
+            cambio = None
+            for la in legal:
+                if la.kind is _W.CAMBIO:
+                    cambio = la
             if cambio is None or r < 0.25 or self.cautious:
-                return Action(player, K.SERVITO)
+                return plain.servito
             hand = table.cards_of(player)
             count = rng.randint(cambio.min, min(cambio.max, len(hand)))
-            return Action(player, K.CAMBIO, cards=tuple(rng.sample(hand, count)))
-        # Betting.
-        if K.VEDO in by_kind:  # facing a bet
-            raise_ = by_kind.get(K.RILANCIO)
+            return Action(player, _W.CAMBIO, cards=tuple(rng.sample(hand, count)))
+        # Betting: at most three words, read in one pass.
+        facing = False
+        raise_ = bet = None
+        for la in legal:
+            kind = la.kind
+            if kind is _W.VEDO:
+                facing = True
+            elif kind is _W.RILANCIO:
+                raise_ = la
+            elif kind is _W.PUNTO:
+                bet = la
+        if facing:
             if r < 0.22 and not self.cautious:
-                return Action(player, K.PASSO)
+                return plain.passo
             if raise_ is not None and r > 0.72:
-                return Action(player, K.RILANCIO, self.amount(raise_))
-            return Action(player, K.VEDO)
-        bet = by_kind.get(K.PUNTO) or by_kind.get(K.RILANCIO)
-        check_bias = (
-            0.8 if street is Street.SECONDO_GIRO and table.options.variant is Variant.ITALIANA else 0.55
-        )
+                return Action(player, _W.RILANCIO, self.amount(raise_))
+            return plain.vedo
+        if bet is None:
+            bet = raise_
+        if street is _St.SECONDO_GIRO and table.options.variant is _ITALIANA:
+            check_bias = 0.8
+        else:
+            check_bias = 0.55
         if bet is not None and r > check_bias:
             return Action(player, bet.kind, self.amount(bet))
-        return Action(player, K.PAROL)
+        return plain.parol
 
 
 def play_action(table: Table, policy: RandomPolicy) -> list[Event]:

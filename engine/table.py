@@ -220,6 +220,7 @@ class Table:
         # Buio phase (italiana).
         self._ask: tuple[int, str] | None = None
         self._blinds: list[int] = []
+        self._blind_raise = 0  # the last blind's increase over the blind before it
         self._matched: set[int] = set()
         self._prev_matched: set[int] = set()
         self._raise_rights: set[int] | None = None
@@ -512,10 +513,9 @@ class Table:
         self._street = _S.PRIMO_GIRO
         events.append(StreetStarted(_S.PRIMO_GIRO))
         self._raise_rights = set(self._matched) | {last}
-        top = self._bet[last]
-        below = max((self._bet[s] for s in self._blinds if self._bet[s] < top), default=0)
-        self._cur_bet = top
-        self._min_raise = max(top - below, self.options.cip)
+        self._cur_bet = self._bet[last]
+        # Measured when the blind was posted: matching it later does not shrink the increase.
+        self._min_raise = max(self._blind_raise, self.options.cip)
         self._full_raises = 0
         self._round_bets = 1
         self._aggressor = last
@@ -659,8 +659,14 @@ class Table:
         return (_PAROL,) if r is None else (_PAROL, _legal_action(K.RILANCIO, r[0], r[1]))
 
     def _others_can_act(self, s: int) -> bool:
-        stack, folded = self._stack, self._folded
-        return any(t != s and not folded[t] and stack[t] > 0 for t in self._order)
+        """A bet or raise is offered only if someone else could put in more than the current bet
+        (RULES §5.3): otherwise nobody could call any of it and it would all come back."""
+        stack, folded, bet = self._stack, self._folded, self._bet
+        cur = self._cur_bet
+        for t in self._order:  # noqa: SIM110 (a plain loop: cheaper than ``any`` over a generator)
+            if t != s and not folded[t] and bet[t] + stack[t] > cur:
+                return True
+        return False
 
     def _bet_range(self, s: int) -> tuple[int, int] | None:
         stack = self._stack[s]
@@ -841,12 +847,14 @@ class Table:
         top = self._bet[s]
         if what == "buio":
             self._blinds = [s]
+            self._blind_raise = top
             self._matched = set()
             if players >= 4 and self._stack[order[1]] >= 2 * top:
                 self._ask = (order[1], "controbuio")
                 self._to_act = order[1]
                 return
         elif what == "controbuio":
+            self._blind_raise = top - max(self._bet[b] for b in self._blinds)
             self._blinds.append(s)
             self._prev_matched = set(self._matched)
             self._matched = set()
@@ -1106,29 +1114,31 @@ class Table:
     def _take(
         self,
         available: dict[int, list[Card]],
+        waiting: dict[int, list[Card]],
         receiver: int,
         events: list[Event],
-        own: list[Card] | None = None,
     ) -> Card:
         """The next card of the stock; when it runs out, the discards of the players who have
-        already drawn (never the receiver's own) become the new stock (RULES §2.6).
+        already drawn become the new stock (RULES §2.6).
 
-        ``own`` holds the receiver's discards while they are not on the table yet (his first
-        cards): the very last resort of docs/house-rules.md (Draw); taken, it is emptied.
+        ``available`` holds the discards of the players fully served, ``waiting`` those of the
+        players still owed cards (the receiver among them): a reshuffle made of a waiting
+        player's discards could deal them back to him, so they come after the folded hands and
+        burnt cards, and the receiver's own only as the very last resort (docs/house-rules.md).
         """
         if not self._stock:
-            pool = [c for t, cards in available.items() if t != receiver for c in cards]
-            for t in list(available):
-                if t != receiver:
-                    del available[t]
+            pool = [c for cards in available.values() for c in cards]
+            available.clear()
             if not pool:
-                # Not in the rules: only folded hands and burnt cards are left, then his own.
+                # Not in the rules: only folded hands and burnt cards are left, then the discards
+                # of those still waiting, his own last.
                 pool, self._muck = self._muck, []
             if not pool:
-                pool = available.pop(receiver, [])
-            if not pool and own:
-                pool = own[:]
-                own.clear()
+                pool = [c for t, cards in waiting.items() if t != receiver for c in cards]
+                for t in [t for t in waiting if t != receiver]:
+                    del waiting[t]
+            if not pool:
+                pool = waiting.pop(receiver, [])
             if not pool:
                 raise RuntimeError("no card left to deal")
             self._stock = self._shuffle(pool)
@@ -1139,34 +1149,46 @@ class Table:
         three_first = self.options.variant is _V.ITALIANA
         draw_req = self._draw_req
         requests = [(t, draw_req[t]) for t in self._order if not self._folded[t] and t in draw_req]
-        available: dict[int, list[Card]] = {}
+        available: dict[int, list[Card]] = {}  # discards of the players fully served
+        waiting: dict[int, list[Card]] = {}  # discards on the table of players still owed cards
         received: dict[int, list[Card]] = {t: [] for t, _ in requests}
         for t, discards in requests:
             if discards:
                 gone = {c.code for c in discards}
                 self._cards[t] = [c for c in self._cards[t] if c.code not in gone]
         for t, discards in requests:
+            if not discards:
+                continue
             first = min(len(discards), 3) if three_first else len(discards)
-            own = list(discards)
             mine = received[t]
             stock = self._stock
+            waiting[t] = list(discards)  # on the table from now on
             if len(stock) >= first:  # the usual case: no reshuffle, so no need for ``_take``
                 for _ in range(first):
                     mine.append(stock.pop())
             else:
                 for _ in range(first):
-                    mine.append(self._take(available, t, events, own))
-            if own:
-                # On the table once his first cards are dealt: he has drawn.
-                available[t] = own
+                    mine.append(self._take(available, waiting, t, events))
+            # They serve the others once he has drawn all his cards.
+            own = waiting.pop(t, None)  # None: reshuffled for himself as the last resort
+            if own is not None:
+                if first == len(discards):
+                    available[t] = own
+                else:
+                    waiting[t] = own
         big = [(t, d) for t, d in requests if len(d) > 3] if three_first else []
         for i, (t, discards) in enumerate(big):
             if i == 0 and len(big) == 1 and t == requests[-1][0]:
-                self._muck.append(self._take(available, t, events))
+                self._muck.append(self._take(available, waiting, t, events))
                 events.append(CardBurnt())
             for _ in range(len(discards) - 3):
-                received[t].append(self._take(available, t, events))
+                received[t].append(self._take(available, waiting, t, events))
+            own = waiting.pop(t, None)
+            if own:
+                available[t] = own
         for cards in available.values():
+            self._muck.extend(cards)
+        for cards in waiting.values():
             self._muck.extend(cards)
         for t, discards in requests:
             self._cards[t].extend(received[t])

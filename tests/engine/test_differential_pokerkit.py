@@ -20,9 +20,6 @@ that difference and nothing else:
 * Fixed limit: an all-in for less than a full raise does not count towards the cap
   (docs/house-rules.md, Betting); PokerKit counts it, so it may refuse a raise the engine offers
   after one.
-* PokerKit refuses a raise nobody could call (every other player still in is all-in or cannot
-  put in more than the current bet); the engine offers it and returns the uncalled part. The test
-  then simply does not raise.
 * Odd chips: PokerKit gives all the odd chips of a pot to its first winner; the engine gives
   them one each clockwise from the dealer's left (RULES §5.4, ``engine.pots.split``). The final
   stacks are compared after moving those chips PokerKit's way.
@@ -128,12 +125,6 @@ class Hand:
             all_in for _, kind, all_in in self.round if kind in (K.RILANCIO, K.PUNTO)
         )
 
-    def nobody_can_call_more(self, player: int) -> bool:
-        view = self.table.public_view()
-        return all(
-            s.bet + s.stack <= view.current_bet for s in view.seats if s.in_hand and s.player != player
-        )
-
     def decide(self) -> None:
         table, state = self.table, self.state
         player = table.to_act
@@ -147,11 +138,8 @@ class Hand:
         ours = legal.get(K.RILANCIO) or legal.get(K.PUNTO)
         theirs = state.can_complete_bet_or_raise_to()
         if ours is not None and not theirs:
-            if self.nobody_can_call_more(player):
-                self.seen["raise_nobody_can_call"] += 1
-            else:
-                assert self.short_all_in_counted_by_pokerkit(), (legal, self.round)
-                self.seen["fixed_limit_cap_short_all_in"] += 1
+            assert self.short_all_in_counted_by_pokerkit(), (legal, self.round)
+            self.seen["fixed_limit_cap_short_all_in"] += 1
             del legal[ours.kind]
         elif theirs and ours is None:
             assert self.raise_refusal_is_house_rule(player), (legal, self.round)
