@@ -98,9 +98,9 @@ class TableOptions:
         if self.cip < 1:
             raise EngineError("Il cip deve essere almeno 1 fiche.")
         if variant is Variant.TEXAS and self.cip < 2:
-            raise EngineError("Nel texas il cip (il grande buio) deve essere almeno 2 fiche.")
+            raise EngineError("Nel texas il cip (il grande buio) deve essere almeno 2 fiches.")
         if variant is Variant.TRENTADUE and self.cip < 2:
-            raise EngineError("Nel 32carte il cip deve essere almeno 2 fiche, perché il piccolo buio è metà.")
+            raise EngineError("Nel 32carte il cip deve essere almeno 2 fiches: il piccolo buio ne è la metà.")
         if variant is Variant.ITALIANA and self.invito < 1:
             raise EngineError("L'invito deve essere almeno 1 fiche.")
         if self.invito < 0:

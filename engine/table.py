@@ -151,7 +151,7 @@ _Snapshot = tuple[
 
 
 def _chips(n: int) -> str:
-    return "1 fiche" if n == 1 else f"{n} fiche"
+    return "1 fiche" if n == 1 else f"{n} fiches"
 
 
 class Table:
@@ -268,7 +268,7 @@ class Table:
     def sit(self, player: int, stack: int) -> list[Event]:
         """Take the first free seat; during a hand the player waits for the next one."""
         if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
-            raise EngineError("Per sederti servono almeno 1 fiche.")
+            raise EngineError("Per sederti serve almeno una fiche.")
         if player in self._pid:
             raise EngineError("Sei già seduto a questo tavolo.")
         try:
@@ -759,9 +759,9 @@ class Table:
             return match.min
         amount = action.amount
         if amount is None:
-            raise EngineError("Devi dire quante fiche.")
+            raise EngineError("Devi dire quante fiches.")
         if not isinstance(amount, int) or isinstance(amount, bool):
-            raise EngineError("L'importo deve essere un numero intero di fiche.")
+            raise EngineError("L'importo deve essere un numero intero di fiches.")
         if amount < match.min:
             if kind is K.RILANCIO:
                 raise EngineError(f"Troppo poco: il rilancio minimo è di {_chips(match.min)}.")
@@ -769,7 +769,7 @@ class Table:
         if amount > match.max:
             facing = self._cur_bet - self._bet[seat]
             if amount + (facing if kind is K.RILANCIO else 0) > self._stack[seat]:
-                raise EngineError(f"Non hai abbastanza fiche: ne hai {self._stack[seat]}.")
+                raise EngineError(f"Non hai abbastanza fiches: ne hai {self._stack[seat]}.")
             if self._limit is _L.FISSO:
                 raise EngineError(f"A limite fisso l'importo è {_chips(match.max)}.")
             raise EngineError(f"Troppo: al massimo puoi mettere {_chips(match.max)} (il limite del piatto).")
