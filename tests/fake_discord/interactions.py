@@ -8,6 +8,7 @@ for something no real user could do.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,11 @@ class InteractionRecord:
     followup_ids: list[int] = field(default_factory=list)
     edited_ids: list[int] = field(default_factory=list)
     posted_from: int = 0  # messages with a larger id were created after the interaction was sent
+    # time.perf_counter() when the INTERACTION_CREATE frame went out and when the first callback POST
+    # arrived (bench/bench_discord.py measures the bot's latency between the two).
+    sent_at: float | None = None
+    answered_at: float | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
 
 class Reply:
@@ -308,13 +314,22 @@ class UserActions:
         self.interactions[token] = record
         return record
 
-    async def _send(self, record: InteractionRecord, what: str) -> Reply:
+    async def _send(self, record: InteractionRecord, what: str, settle: bool = True) -> Reply:
+        """Send the interaction and wait for the bot's callback; then, unless `settle` is False, until
+        the whole bot is quiet. Without settling, several users can be driven at once (the benchmark):
+        the wait is on this interaction alone, so it costs nothing while other interactions run."""
         fake = self._fake()
-        await fake.dispatch("INTERACTION_CREATE", record.payload)
-        await fake.wait_for(
-            lambda: record.callback_type is not None,
-            f"the bot to answer {what} (no interaction callback: did the handler fail or never match?)",
-        )
+        record.sent_at = await fake.dispatch("INTERACTION_CREATE", record.payload)
+        failure = f"the bot to answer {what} (no interaction callback: did the handler fail or never match?)"
+        if not settle:
+            try:
+                await asyncio.wait_for(record.answered.wait(), fake.timeout)
+            except TimeoutError:
+                fake.raise_failures()
+                raise AssertionError(f"timed out after {fake.timeout:g} s waiting for {failure}") from None
+            fake.raise_failures()
+            return Reply(fake, record)
+        await fake.wait_for(lambda: record.callback_type is not None, failure)
         await fake.settle()
         return Reply(fake, record)
 
@@ -333,10 +348,12 @@ class UserActions:
         *,
         channel: str | FakeChannel | None = None,
         options: dict[str, Any] | None = None,
+        settle: bool = True,
         **kwargs: Any,
     ) -> Reply:
         """Run `/command` ("tavolo nuovo": group and subcommand by name) as `user` in `channel` (name,
-        FakeChannel or "dm"; default the first text channel). Options come as keywords or `options=`."""
+        FakeChannel or "dm"; default the first text channel). Options come as keywords or `options=`.
+        `settle=False`: return at the callback, without waiting for the whole bot to be quiet."""
         fake = self._fake()
         where = self._where(channel, user)
         name, *path = command.split()
@@ -357,7 +374,7 @@ class UserActions:
         data = build_command_data(fake, cmd, path, given, guild_id)
         record = self._base(2, user, where)
         record.payload["data"] = data
-        return await self._send(record, f"/{command} by {user.name}")
+        return await self._send(record, f"/{command} by {user.name}", settle)
 
     def _message_of(self, target: FakeMessage | Reply) -> FakeMessage:
         msg = target.message if isinstance(target, Reply) else target
@@ -386,6 +403,7 @@ class UserActions:
         *,
         label: str | None = None,
         custom_id: str | None = None,
+        settle: bool = True,
     ) -> Reply:
         """Press the button found by label (or custom_id) on the message as it is now."""
         msg = self._message_of(message)
@@ -400,11 +418,17 @@ class UserActions:
             user, msg, {"custom_id": button["custom_id"], "component_type": BUTTON}
         )
         return await self._send(
-            record, f"{user.name} pressing {button.get('label') or button['custom_id']!r}"
+            record, f"{user.name} pressing {button.get('label') or button['custom_id']!r}", settle
         )
 
     async def select(
-        self, user: FakeUser, message: FakeMessage | Reply, custom_id: str, values: list[Any]
+        self,
+        user: FakeUser,
+        message: FakeMessage | Reply,
+        custom_id: str,
+        values: list[Any],
+        *,
+        settle: bool = True,
     ) -> Reply:
         """Choose `values` in the select menu `custom_id` (option values; FakeUsers for a user select)."""
         msg = self._message_of(message)
@@ -429,9 +453,11 @@ class UserActions:
             data["values"] = [_convert(option, v, resolved, fake) for v in values]
             data["resolved"] = resolved
         record = self._component_interaction(user, msg, data)
-        return await self._send(record, f"{user.name} choosing {values} in {custom_id!r}")
+        return await self._send(record, f"{user.name} choosing {values} in {custom_id!r}", settle)
 
-    async def submit_modal(self, user: FakeUser, reply: Reply, values: dict[str, Any]) -> Reply:
+    async def submit_modal(
+        self, user: FakeUser, reply: Reply, values: dict[str, Any], *, settle: bool = True
+    ) -> Reply:
         """Fill and submit the modal `reply` opened; fields by custom_id or label."""
         modal = reply.modal
         if modal is None:
@@ -450,4 +476,4 @@ class UserActions:
             msg = self.store[source.source_message_id]
             record.source_message_id = msg.id
             record.payload["message"] = copy.deepcopy(msg.payload)
-        return await self._send(record, f"{user.name} submitting the modal {modal.get('title')!r}")
+        return await self._send(record, f"{user.name} submitting the modal {modal.get('title')!r}", settle)

@@ -11,10 +11,11 @@ import asyncio
 import contextlib
 import copy
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import BodyPartReader, web, web_app
 
 from tests.fake_discord.interactions import InteractionRecord, UserActions
 from tests.fake_discord.model import (
@@ -116,11 +117,13 @@ class FakeDiscord(UserActions):
         )
         self._ws: web.WebSocketResponse | None = None
         self.identifies: list[Json] = []
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[Any]] = set()
         self.users: dict[str, FakeUser] = {}
         for name in members:
             self.user(name)
         self.dm_channels: dict[int, FakeChannel] = {}
+        self._channel_index: dict[int, FakeChannel] = {}
+        self._user_index: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
         self.store: dict[int, FakeMessage] = {}
         self.public_log: list[str] = []
@@ -166,6 +169,11 @@ class FakeDiscord(UserActions):
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        # aiohttp memoizes each handler's middleware chain (an lru_cache of 1024 entries keyed by the bound
+        # handler), which would keep every stopped fake, with all its messages, alive for the whole process.
+        cached = getattr(web_app, "_cached_build_middleware", None)
+        if cached is not None:
+            cached.cache_clear()
 
     @property
     def api_base(self) -> str:
@@ -214,15 +222,30 @@ class FakeDiscord(UserActions):
         self.closed_dms.add(user.id)
 
     def _channel_by_id(self, channel_id: int) -> FakeChannel | None:
+        # Every REST call looks a channel up; with hundreds of channels and DMs (bench/bench_discord.py)
+        # a scan per call would be the fake's own cost, so hits are remembered and checked still listed.
+        channel = self._channel_index.get(channel_id)
+        if channel is not None and (
+            self.channels.get(channel.name) is channel
+            or (channel.recipient is not None and self.dm_channels.get(channel.recipient.id) is channel)
+        ):
+            return channel
         for channel in [*self.channels.values(), *self.dm_channels.values()]:
             if channel.id == channel_id:
+                self._channel_index[channel_id] = channel
                 return channel
         return None
 
     def _user_by_id(self, user_id: int) -> FakeUser | None:
         if user_id == self.bot_user.id:
             return self.bot_user
-        return next((u for u in self.users.values() if u.id == user_id), None)
+        user = self._user_index.get(user_id)
+        if user is not None and self.users.get(user.name) is user:
+            return user
+        user = next((u for u in self.users.values() if u.id == user_id), None)
+        if user is not None:
+            self._user_index[user_id] = user
+        return user
 
     # ----------------------------------------------------------------- what tests read
 
@@ -315,14 +338,18 @@ class FakeDiscord(UserActions):
 
     # ----------------------------------------------------------------- gateway
 
-    async def dispatch(self, event: str, data: Json) -> None:
+    async def dispatch(self, event: str, data: Json) -> float:
+        """Send one event to the bot; returns time.perf_counter() as the frame went out."""
         await self.wait_for(
             lambda: self._ws is not None and not self._ws.closed, "the bot's gateway connection"
         )
         async with self._ws_lock:
             self._seq += 1
             assert self._ws is not None
-            await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+            frame = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
+            sent = time.perf_counter()
+            await self._ws.send_str(frame)
+            return sent
 
     async def _send_op(self, ws: web.WebSocketResponse, payload: Json) -> None:
         async with self._ws_lock:
@@ -680,6 +707,7 @@ class FakeDiscord(UserActions):
         return self.interactions.get(token)
 
     async def _callback(self, request: web.Request) -> web.Response:
+        arrived = time.perf_counter()
         rec = self._record(request.match_info["webhook_token"])
         if rec is None or str(rec.id) != request.match_info["webhook_id"]:
             return error_response(404, 10062, "Unknown interaction")
@@ -694,6 +722,7 @@ class FakeDiscord(UserActions):
             return error_response(400, 50035, "Invalid Form Body: a modal cannot answer a modal")
         rec.callback_type = kind
         rec.callback_data = copy.deepcopy(data)
+        rec.answered_at = arrived
         interaction: Json = {"id": str(rec.id), "type": rec.type}
         resource: Json = {"type": kind}
         msg: FakeMessage | None = None
@@ -725,6 +754,7 @@ class FakeDiscord(UserActions):
                 response_message_loading=bool(msg.flags & LOADING),
                 response_message_ephemeral=msg.ephemeral,
             )
+        rec.answered.set()  # last: whoever waits on it finds the answer's message already stored
         return json_response({"interaction": interaction, "resource": resource})
 
     async def _followup(self, request: web.Request) -> web.Response:
