@@ -141,6 +141,7 @@ class Gioco(commands.Cog):
         self.timers = TurnTimers(self._expired)
         self._turns: dict[int, tuple[int, int | None]] = {}
         self._results: dict[int, list[str]] = {}
+        self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
 
     async def cog_load(self) -> None:
         # After a restart: every table with a player to act gets its timer back (a fresh period), and
@@ -289,13 +290,28 @@ class Gioco(commands.Cog):
         await self.edit_table_message(live)
         return dms
 
+    async def _dm_channel(self, player: int) -> discord.abc.Messageable:
+        """The player's DM channel, opened once: discord.py's cache forgets all but 128 of them.
+
+        Without this, every DM to a player beyond the first 128 would cost a second REST call
+        (``POST /users/@me/channels``) on a busy bot.
+        """
+        known = self._dm_channels.get(player)
+        if known is not None:
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        channel = await self.bot.create_dm(discord.Object(id=player))
+        self._dm_channels[player] = channel.id
+        return channel
+
     async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
         """Send the private cards; a refused DM is noted on the table message, the game goes on."""
         failed: list[int] = []
         for player, text in dms:
             try:
-                channel = await self.bot.create_dm(discord.Object(id=player))
-                await channel.send(text)
+                await (await self._dm_channel(player)).send(text)
+            except discord.NotFound:
+                self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
+                failed.append(player)
             except discord.HTTPException as exc:
                 log.info("Cards of user %s not delivered by DM: %s", player, exc.status)
                 failed.append(player)
