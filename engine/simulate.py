@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from engine._aliases import K, S
 from engine._table_rules import deck_for_hand
 from engine.actions import Action, ActionKind, LegalAction
 from engine.cards import Card, Suit, deck, lowest_rank_for_deck
@@ -67,40 +68,16 @@ from engine.events import (
     PotAwarded,
     PotCarried,
     StackReleased,
-    Street,
 )
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.table import Table
 
 __all__ = ["RandomPolicy", "SimulationResult", "check_table", "main", "simulate"]
 
-K = ActionKind
 USAGE = (
     "python -m engine.simulate --variante italiana|32carte|texas --giocatori N --mani M [--seme S] [--json]"
 )
 PREPARED_EVERY = 25  # about one hand in this many deals the scala-reale cycle (italiana, 32carte)
-
-
-# Plain aliases of the words and streets ``RandomPolicy.choose`` names on every decision: an enum
-# member lookup goes through ``EnumType.__getattr__``, several times slower in CPython.
-class _W:
-    APRO = ActionKind.APRO
-    BUIO = ActionKind.BUIO
-    CONTROBUIO = ActionKind.CONTROBUIO
-    PASSO = ActionKind.PASSO
-    VEDO = ActionKind.VEDO
-    RILANCIO = ActionKind.RILANCIO
-    PAROL = ActionKind.PAROL
-    PUNTO = ActionKind.PUNTO
-    SERVITO = ActionKind.SERVITO
-    CAMBIO = ActionKind.CAMBIO
-
-
-class _St:
-    BUIO = Street.BUIO
-    APERTURA = Street.APERTURA
-    CAMBIO = Street.CAMBIO
-    SECONDO_GIRO = Street.SECONDO_GIRO
 
 
 _ITALIANA = Variant.ITALIANA
@@ -165,50 +142,50 @@ class RandomPolicy:
         street = table.street
         rng = self.rng
         r = rng.random()
-        if street is _St.BUIO:
+        if street is S.BUIO:
             if r < 0.45 or self.cautious:
                 for la in legal:
                     kind = la.kind
-                    if kind is _W.BUIO or kind is _W.CONTROBUIO or kind is _W.VEDO:
+                    if kind is K.BUIO or kind is K.CONTROBUIO or kind is K.VEDO:
                         return Action(player, kind, la.min)
             return plain.passo
-        if street is _St.APERTURA:
+        if street is S.APERTURA:
             if r < 0.6 or self.cautious:
                 for la in legal:
-                    if la.kind is _W.APRO:
-                        return Action(player, _W.APRO, self.amount(la))
-                raise KeyError(_W.APRO)  # as a missing key of the legal words would
+                    if la.kind is K.APRO:
+                        return Action(player, K.APRO, self.amount(la))
+                raise KeyError(K.APRO)  # as a missing key of the legal words would
             return plain.passo
-        if street is _St.CAMBIO:
+        if street is S.CAMBIO:
             cambio = None
             for la in legal:
-                if la.kind is _W.CAMBIO:
+                if la.kind is K.CAMBIO:
                     cambio = la
             if cambio is None or r < 0.25 or self.cautious:
                 return plain.servito
             hand = table.cards_of(player)
             count = rng.randint(cambio.min, min(cambio.max, len(hand)))
-            return Action(player, _W.CAMBIO, cards=tuple(rng.sample(hand, count)))
+            return Action(player, K.CAMBIO, cards=tuple(rng.sample(hand, count)))
         # Betting: at most three words, read in one pass.
         facing = False
         raise_ = bet = None
         for la in legal:
             kind = la.kind
-            if kind is _W.VEDO:
+            if kind is K.VEDO:
                 facing = True
-            elif kind is _W.RILANCIO:
+            elif kind is K.RILANCIO:
                 raise_ = la
-            elif kind is _W.PUNTO:
+            elif kind is K.PUNTO:
                 bet = la
         if facing:
             if r < 0.22 and not self.cautious:
                 return plain.passo
             if raise_ is not None and r > 0.72:
-                return Action(player, _W.RILANCIO, self.amount(raise_))
+                return Action(player, K.RILANCIO, self.amount(raise_))
             return plain.vedo
         if bet is None:
             bet = raise_
-        if street is _St.SECONDO_GIRO and table.options.variant is _ITALIANA:
+        if street is S.SECONDO_GIRO and table.options.variant is _ITALIANA:
             check_bias = 0.8
         else:
             check_bias = 0.55

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from engine._aliases import K, L, P, R, S, V
 from engine._table_rules import LEVEL_NAMES, deck_for_hand, full_deck, lowest_rank, opening_cards
 from engine._table_view import SeatView, TableView
 from engine.actions import Action, ActionKind, LegalAction
@@ -48,69 +49,15 @@ from engine.events import (
     Street,
     StreetStarted,
 )
-from engine.options import Limit, TableOptions, Variant
+from engine.options import TableOptions
 from engine.pots import build_pots, split
-from engine.ranking import HandValue, Ranking, beats, fast_evaluator, value_of_five, winners_from_strengths
+from engine.ranking import HandValue, beats, fast_evaluator, value_of_five, winners_from_strengths
 
 __all__ = ["LegalAction", "SeatView", "Table", "TableView"]
 
 
-# Enum members as plain class attributes. ``EnumType`` defines ``__getattr__``, which routes every
-# ``Street.FLOP`` through a slow attribute hook (about ten times a plain class attribute); the
-# table names streets and words many times per action.
-class K:
-    APRO = ActionKind.APRO
-    PASSO = ActionKind.PASSO
-    VEDO = ActionKind.VEDO
-    RILANCIO = ActionKind.RILANCIO
-    PAROL = ActionKind.PAROL
-    PUNTO = ActionKind.PUNTO
-    SERVITO = ActionKind.SERVITO
-    CAMBIO = ActionKind.CAMBIO
-    BUIO = ActionKind.BUIO
-    CONTROBUIO = ActionKind.CONTROBUIO
-
-
-class _S:
-    BUIO = Street.BUIO
-    APERTURA = Street.APERTURA
-    PRIMO_GIRO = Street.PRIMO_GIRO
-    CAMBIO = Street.CAMBIO
-    SECONDO_GIRO = Street.SECONDO_GIRO
-    PREFLOP = Street.PREFLOP
-    FLOP = Street.FLOP
-    TURN = Street.TURN
-    RIVER = Street.RIVER
-    SHOWDOWN = Street.SHOWDOWN
-
-
-class _V:
-    ITALIANA = Variant.ITALIANA
-    TRENTADUE = Variant.TRENTADUE
-    TEXAS = Variant.TEXAS
-
-
-class _L:
-    FISSO = Limit.FISSO
-    POTLIMIT = Limit.POTLIMIT
-    NOLIMIT = Limit.NOLIMIT
-
-
-class _P:
-    INVITO = PostKind.INVITO
-    PICCOLO_BUIO = PostKind.PICCOLO_BUIO
-    GRANDE_BUIO = PostKind.GRANDE_BUIO
-    OVER = PostKind.OVER
-    DEBITO = PostKind.DEBITO
-
-
-class _R:
-    ITALIANA = Ranking.ITALIANA
-    INTERNAZIONALE = Ranking.INTERNAZIONALE
-
-
 _J, _K = 11, 13
-_BETTING = frozenset({_S.PRIMO_GIRO, _S.SECONDO_GIRO, _S.PREFLOP, _S.FLOP, _S.TURN, _S.RIVER})
+_BETTING = frozenset({S.PRIMO_GIRO, S.SECONDO_GIRO, S.PREFLOP, S.FLOP, S.TURN, S.RIVER})
 _STATE_VERSION = 1
 
 
@@ -215,7 +162,7 @@ class Table:
         self._opener: int | None = None
         self._opening_cards: tuple[Card, ...] = ()
         self._lowest = 2
-        self._ranking = _R.INTERNAZIONALE
+        self._ranking = R.INTERNAZIONALE
         self._deck_size = 52
         # Buio phase (italiana).
         self._ask: tuple[int, str] | None = None
@@ -396,7 +343,7 @@ class Table:
         for s in order:
             in_hand[s] = True
             folded[s] = False
-        self._street = _S.BUIO  # running from here on
+        self._street = S.BUIO  # running from here on
         self._legal_cache = None
         variant = self.options.variant
         pids = self._pid
@@ -406,15 +353,15 @@ class Table:
                 pids[dealer] or 0,
                 tuple(pids[s] or 0 for s in self._order),
                 size,
-                self._level if variant is _V.ITALIANA else None,
+                self._level if variant is V.ITALIANA else None,
                 self._carried,
             )
         ]
         for seat, debt in skipped:
             events.append(HandSkipped(pids[seat] or 0, debt))
-        if variant is _V.ITALIANA:
+        if variant is V.ITALIANA:
             self._start_italiana(events)
-        elif variant is _V.TRENTADUE:
+        elif variant is V.TRENTADUE:
             self._start_trentadue(events)
         else:
             self._start_texas(events)
@@ -475,14 +422,14 @@ class Table:
             pid = self._pid[s] or 0
             debt = self._debt_of(pid)
             if debt:
-                self._post_dead(s, debt, _P.DEBITO, events)
+                self._post_dead(s, debt, P.DEBITO, events)
                 self._debt_paid[s] = debt
         skip_invito, self._no_invito = self._no_invito, False  # only the hand right after a paròl
         if not skip_invito:
             dealer = self._dealer
             assert dealer is not None
             for s in self._order if opts.invito_tutti else [dealer]:
-                self._post_dead(s, opts.invito, _P.INVITO, events)
+                self._post_dead(s, opts.invito, P.INVITO, events)
         first = self._order[0]
         buio = opts.buio_multiplo * self._pot
         if (
@@ -491,10 +438,10 @@ class Table:
             and len(self._order) >= 3
             and self._stack[first] >= buio > 0
         ):
-            self._street = _S.BUIO
+            self._street = S.BUIO
             self._ask = (first, "buio")
             self._to_act = first
-            events.append(StreetStarted(_S.BUIO))
+            events.append(StreetStarted(S.BUIO))
             return
         self._end_buio_phase(events)
 
@@ -502,16 +449,16 @@ class Table:
         self._ask = None
         self._deal(5, events)
         if not self._blinds:
-            self._street = _S.APERTURA
-            events.append(StreetStarted(_S.APERTURA))
+            self._street = S.APERTURA
+            events.append(StreetStarted(S.APERTURA))
             self._to_act = self._next_to_open(self._order[-1])
             if self._to_act is None:
                 self._void_hand(events)
             return
         last = self._blinds[-1]
         self._last_blind = last
-        self._street = _S.PRIMO_GIRO
-        events.append(StreetStarted(_S.PRIMO_GIRO))
+        self._street = S.PRIMO_GIRO
+        events.append(StreetStarted(S.PRIMO_GIRO))
         self._raise_rights = set(self._matched) | {last}
         self._cur_bet = self._bet[last]
         # Measured when the blind was posted: matching it later does not shrink the increase.
@@ -526,15 +473,15 @@ class Table:
     def _start_trentadue(self, events: list[Event]) -> None:
         cip = self.options.cip
         order = self._order
-        blinds = [(order[0], cip // 2, _P.PICCOLO_BUIO), (order[1], cip, _P.GRANDE_BUIO)]
+        blinds = [(order[0], cip // 2, P.PICCOLO_BUIO), (order[1], cip, P.GRANDE_BUIO)]
         if self.options.over and len(order) > 3:
-            blinds.append((order[2], 2 * cip, _P.OVER))
+            blinds.append((order[2], 2 * cip, P.OVER))
         for seat, amount, kind in blinds:
             self._post_blind(seat, amount, kind, events)
         self._deal(5, events)
         self._first_second = blinds[-1][0]
-        self._street = _S.PRIMO_GIRO
-        events.append(StreetStarted(_S.PRIMO_GIRO))
+        self._street = S.PRIMO_GIRO
+        events.append(StreetStarted(S.PRIMO_GIRO))
         self._open_round(preserve_bets=True)
         self._to_act = self._next_bettor(blinds[-1][0])
         if self._to_act is None:
@@ -547,11 +494,11 @@ class Table:
             sb, bb = order[1], order[0]  # heads-up: the button posts the small blind
         else:
             sb, bb = order[0], order[1]
-        self._post_blind(sb, cip // 2, _P.PICCOLO_BUIO, events)
-        self._post_blind(bb, cip, _P.GRANDE_BUIO, events)
+        self._post_blind(sb, cip // 2, P.PICCOLO_BUIO, events)
+        self._post_blind(bb, cip, P.GRANDE_BUIO, events)
         self._deal(2, events)
-        self._street = _S.PREFLOP
-        events.append(StreetStarted(_S.PREFLOP))
+        self._street = S.PREFLOP
+        events.append(StreetStarted(S.PREFLOP))
         self._open_round(preserve_bets=True)
         self._to_act = self._next_bettor(bb)
         if self._to_act is None:
@@ -568,13 +515,13 @@ class Table:
         self._full_raises = 0
         self._round_bets = 1 if self._cur_bet else 0
         self._raise_rights = None
-        if self.options.variant is not _V.ITALIANA:
+        if self.options.variant is not V.ITALIANA:
             self._aggressor = None
 
     def _bet_size(self) -> int:
         """The minimum bet; the fixed bet in fixed limit (big bet on turn and river)."""
         cip = self.options.cip
-        if self._limit is _L.FISSO and self._street in (_S.TURN, _S.RIVER):
+        if self._limit is L.FISSO and self._street in (S.TURN, S.RIVER):
             return 2 * cip
         return cip
 
@@ -614,7 +561,7 @@ class Table:
 
     def _legal(self, s: int) -> tuple[LegalAction, ...]:
         street = self._street
-        if street is _S.BUIO:
+        if street is S.BUIO:
             assert self._ask is not None
             what = self._ask[1]
             amount = self._ask_amount()
@@ -623,12 +570,12 @@ class Table:
             if what == "controbuio":
                 return (_legal_action(K.CONTROBUIO, amount, amount), _PASSO)
             return (_legal_action(K.VEDO, amount, amount), _PASSO)
-        if street is _S.APERTURA:
+        if street is S.APERTURA:
             stack = self._stack[s]
             low = min(self.options.cip, stack)
             high = max(low, min(self._pot, stack))
             return (_legal_action(K.APRO, low, high), _PASSO)
-        if street is _S.CAMBIO:
+        if street is S.CAMBIO:
             return self._draw_legal
         return self._betting_legal(s)
 
@@ -676,9 +623,9 @@ class Table:
         if stack <= size:
             return stack, stack
         limit = self._limit
-        if limit is _L.FISSO:
+        if limit is L.FISSO:
             return size, size
-        high = stack if limit is _L.NOLIMIT else min(stack, self._pot)
+        high = stack if limit is L.NOLIMIT else min(stack, self._pot)
         return size, max(size, high)
 
     def _raise_range(self, s: int, facing: int) -> tuple[int, int] | None:
@@ -693,7 +640,7 @@ class Table:
         if not self._others_can_act(s):
             return None
         limit = self._limit
-        if limit is _L.FISSO:
+        if limit is L.FISSO:
             if self._round_bets >= 4:
                 return None
             size = self._bet_size()
@@ -701,7 +648,7 @@ class Table:
         low = self._min_raise
         if avail <= low:
             return avail, avail
-        high = avail if limit is _L.NOLIMIT else min(avail, self._pot + facing)
+        high = avail if limit is L.NOLIMIT else min(avail, self._pot + facing)
         return low, max(low, high)
 
     # ------------------------------------------------------------------ acting
@@ -733,7 +680,7 @@ class Table:
             raise EngineError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
         amount = self._check_amount(seat, kind, match, action)
         cards: tuple[Card, ...] = ()
-        if self._street is _S.CAMBIO:
+        if self._street is S.CAMBIO:
             cards = self._check_discards(seat, kind, action.cards)
         if kind is K.APRO:
             self._check_opening(seat)
@@ -770,7 +717,7 @@ class Table:
             facing = self._cur_bet - self._bet[seat]
             if amount + (facing if kind is K.RILANCIO else 0) > self._stack[seat]:
                 raise EngineError(f"Non hai abbastanza fiches: ne hai {self._stack[seat]}.")
-            if self._limit is _L.FISSO:
+            if self._limit is L.FISSO:
                 raise EngineError(f"A limite fisso l'importo è {_chips(match.max)}.")
             raise EngineError(f"Troppo: al massimo puoi mettere {_chips(match.max)} (il limite del piatto).")
         return amount
@@ -809,11 +756,11 @@ class Table:
     ) -> None:
         self._legal_cache = None
         street = self._street
-        if street is _S.BUIO:
+        if street is S.BUIO:
             self._apply_buio(s, kind, events)
-        elif street is _S.APERTURA:
+        elif street is S.APERTURA:
             self._apply_opening(s, kind, amount, events)
-        elif street is _S.CAMBIO:
+        elif street is S.CAMBIO:
             self._apply_draw(s, cards, events)
         else:
             self._apply_bet(s, kind, amount, events)
@@ -912,7 +859,7 @@ class Table:
         self._pay(s, amount)
         self._opener = s
         self._aggressor = s
-        self._street = _S.PRIMO_GIRO
+        self._street = S.PRIMO_GIRO
         for t in self._order:
             self._acted[t] = False
         self._acted[s] = True
@@ -922,7 +869,7 @@ class Table:
         self._seen[s] = 1
         self._round_bets = 1
         self._taken(s, kind, amount, amount, events)
-        events.append(StreetStarted(_S.PRIMO_GIRO))
+        events.append(StreetStarted(S.PRIMO_GIRO))
         self._after_bet(s, events)
 
     # ------------------------------------------------------------------ betting
@@ -1023,18 +970,18 @@ class Table:
         self._to_act = None
         events.append(PotUpdated(self._pot, tuple(amount for amount, _ in self._pots())))
         street = self._street
-        if self.options.variant is _V.TEXAS:
+        if self.options.variant is V.TEXAS:
             self._next_texas_street(events)
             return
-        if street is _S.PRIMO_GIRO:
-            self._street = _S.CAMBIO
-            events.append(StreetStarted(_S.CAMBIO))
+        if street is S.PRIMO_GIRO:
+            self._street = S.CAMBIO
+            events.append(StreetStarted(S.CAMBIO))
             self._to_act = self._next_to_draw(self._order[-1])
             return
         # End of the second round.
         live = [t for t in self._order if not self._folded[t]]
         if (
-            self.options.variant is _V.ITALIANA
+            self.options.variant is V.ITALIANA
             and self._round_bets == 0
             and all(self._stack[t] > 0 for t in live)
         ):
@@ -1046,11 +993,11 @@ class Table:
         return sum(1 for t in self._order if not self._folded[t] and self._stack[t] > 0)
 
     def _start_second_round(self, events: list[Event]) -> None:
-        self._street = _S.SECONDO_GIRO
-        events.append(StreetStarted(_S.SECONDO_GIRO))
+        self._street = S.SECONDO_GIRO
+        events.append(StreetStarted(S.SECONDO_GIRO))
         self._open_round()
         variant = self.options.variant
-        if variant is _V.ITALIANA:
+        if variant is V.ITALIANA:
             if self._last_blind is not None:
                 start = self._last_blind  # the blind opener speaks last
             else:
@@ -1066,18 +1013,18 @@ class Table:
     def _next_texas_street(self, events: list[Event]) -> None:
         while True:
             street = self._street
-            if street is _S.PREFLOP:
-                nxt = _S.FLOP
-            elif street is _S.FLOP:
-                nxt = _S.TURN
-            elif street is _S.TURN:
-                nxt = _S.RIVER
+            if street is S.PREFLOP:
+                nxt = S.FLOP
+            elif street is S.FLOP:
+                nxt = S.TURN
+            elif street is S.TURN:
+                nxt = S.RIVER
             else:
                 self._showdown(events)
                 return
             self._street = nxt
             self._muck.append(self._stock.pop())
-            count = 3 if nxt is _S.FLOP else 1
+            count = 3 if nxt is S.FLOP else 1
             new = [self._stock.pop() for _ in range(count)]
             self._board.extend(new)
             events.append(StreetStarted(nxt, tuple(new)))
@@ -1146,7 +1093,7 @@ class Table:
         return self._stock.pop()
 
     def _deal_draw(self, events: list[Event]) -> None:
-        three_first = self.options.variant is _V.ITALIANA
+        three_first = self.options.variant is V.ITALIANA
         draw_req = self._draw_req
         requests = [(t, draw_req[t]) for t in self._order if not self._folded[t] and t in draw_req]
         available: dict[int, list[Card]] = {}  # discards of the players fully served
@@ -1209,19 +1156,19 @@ class Table:
         live = [t for t in self._order if not self._folded[t]]
         street = self._street
         if len(live) == 1:
-            if street is _S.BUIO:
+            if street is S.BUIO:
                 self._ask = None
             self._win_uncontested(live[0], events)
             return
         if not was_to_act:
             return
-        if street is _S.BUIO:
+        if street is S.BUIO:
             self._end_buio_phase(events)
-        elif street is _S.APERTURA:
+        elif street is S.APERTURA:
             self._to_act = self._next_to_open(s)
             if self._to_act is None:
                 self._void_hand(events)
-        elif street is _S.CAMBIO:
+        elif street is S.CAMBIO:
             self._to_act = self._next_to_draw(s)
             if self._to_act is None:
                 self._deal_draw(events)
@@ -1244,9 +1191,9 @@ class Table:
         self._finish_hand(events, awarded=True)
 
     def _showdown(self, events: list[Event]) -> None:
-        self._street = _S.SHOWDOWN
+        self._street = S.SHOWDOWN
         self._to_act = None
-        events.append(StreetStarted(_S.SHOWDOWN))
+        events.append(StreetStarted(S.SHOWDOWN))
         order = self._order
         live = [t for t in order if not self._folded[t]]
         ranking = self._ranking
@@ -1259,7 +1206,7 @@ class Table:
         else:
             strength = evaluator.strength
             strengths = {t: strength(codes) for t, codes in codes_of.items()}
-        suits = self.options.semi and ranking is _R.ITALIANA
+        suits = self.options.semi and ranking is R.ITALIANA
         awards: list[tuple[int, int, list[int], list[int]]] = []
         winning: set[int] = set()
         pos = self._pos
@@ -1376,9 +1323,9 @@ class Table:
 
     def _timeout_kind(self, s: int) -> ActionKind:
         street = self._street
-        if street is _S.CAMBIO:
+        if street is S.CAMBIO:
             return K.SERVITO
-        if street in (_S.BUIO, _S.APERTURA):
+        if street in (S.BUIO, S.APERTURA):
             return K.PASSO
         return K.PAROL if self._cur_bet == self._bet[s] else K.PASSO
 
@@ -1446,7 +1393,7 @@ class Table:
                 )
             )
         pots = tuple(amount for amount, _ in self._pots(gathered=True)) if running else ()
-        italiana = self.options.variant is _V.ITALIANA
+        italiana = self.options.variant is V.ITALIANA
         return TableView(
             variant=self.options.variant,
             cip=self.options.cip,
