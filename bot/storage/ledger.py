@@ -109,11 +109,13 @@ async def ensure_account(
 
 
 async def balance_of(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int | None:
-    async with conn.execute(
-        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-    ) as cursor:
-        row = await cursor.fetchone()
-    return None if row is None else int(row[0])
+    # execute_fetchall: one round trip to aiosqlite's thread instead of three (execute, fetch, close).
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+    )
+    return None if not rows else int(rows[0][0])
 
 
 async def debit(conn: aiosqlite.Connection, guild_id: int, user_id: int, amount: int) -> None:
@@ -203,8 +205,7 @@ async def leaderboard(conn: aiosqlite.Connection, guild_id: int, limit: int) -> 
          ORDER BY a.balance + at_tables DESC, a.user_id
          LIMIT ?
     """
-    async with conn.execute(sql, (guild_id, limit)) as cursor:
-        rows = await cursor.fetchall()
+    rows = await conn.execute_fetchall(sql, (guild_id, limit))
     return [
         LeaderRow(rank=i, user_id=int(u), balance=int(b), at_tables=int(t))
         for i, (u, b, t) in enumerate(rows, start=1)
@@ -224,8 +225,7 @@ async def history(
          ORDER BY e.id DESC
          LIMIT ?
     """
-    async with conn.execute(entries_sql, (guild_id, user_id, account, account, limit)) as cursor:
-        entry_rows = await cursor.fetchall()
+    entry_rows = await conn.execute_fetchall(entries_sql, (guild_id, user_id, account, account, limit))
     hands_sql = """
         SELECT h.id, h.table_id, h.number, h.status, h.started_at, h.finished_at,
                hs.start_stack, hs.end_stack, h.record
@@ -236,8 +236,7 @@ async def history(
          ORDER BY h.id DESC
          LIMIT ?
     """
-    async with conn.execute(hands_sql, (user_id, guild_id, limit)) as cursor:
-        hand_rows = await cursor.fetchall()
+    hand_rows = await conn.execute_fetchall(hands_sql, (user_id, guild_id, limit))
     return PlayerHistory(
         entries=tuple(
             LedgerEntry(
@@ -280,8 +279,7 @@ async def check(conn: aiosqlite.Connection, guild_id: int | None) -> list[str]:
     params = {"guild": guild_id}
 
     async def rows(sql: str) -> list[tuple[int, ...]]:
-        async with conn.execute(sql, params) as cursor:
-            return [tuple(r) for r in await cursor.fetchall()]
+        return [tuple(r) for r in await conn.execute_fetchall(sql, params)]
 
     # 1. Each balance equals the sum of its entries.
     for g, u, cached, summed in await rows(f"""

@@ -43,35 +43,74 @@ __all__ = [
 _NO_TABLE = "Questo tavolo non esiste o è già stato chiuso."
 
 
+# Every read below is one `execute_fetchall`: a single round trip to aiosqlite's thread instead of
+# three (execute, fetch, close), and each waits for an event-loop turn under the storage lock.
+
+
+async def _table_and_hand(conn: aiosqlite.Connection, table_id: int) -> tuple[int, int, int | None]:
+    """Return (guild_id, pot, running hand id or None) of an open table, in one query."""
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT guild_id, pot,"
+            " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running')"
+            " FROM poker_tables WHERE id = ? AND status = 'open'",
+            (table_id,),
+        )
+    )
+    if not rows:
+        raise TableNotFound(_NO_TABLE)
+    guild_id, pot, hand_id = rows[0]
+    return int(guild_id), int(pot), None if hand_id is None else int(hand_id)
+
+
 async def _open_table(conn: aiosqlite.Connection, table_id: int) -> tuple[int, int]:
     """Return (guild_id, pot) of an open table."""
-    async with conn.execute(
-        "SELECT guild_id, pot FROM poker_tables WHERE id = ? AND status = 'open'", (table_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
-    if row is None:
-        raise TableNotFound(_NO_TABLE)
-    return int(row[0]), int(row[1])
+    guild_id, pot, _ = await _table_and_hand(conn, table_id)
+    return guild_id, pot
 
 
 async def _seats(conn: aiosqlite.Connection, table_id: int) -> dict[int, int]:
-    async with conn.execute("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,)) as cursor:
-        return {int(u): int(s) for u, s in await cursor.fetchall()}
+    rows = await conn.execute_fetchall("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,))
+    return {int(u): int(s) for u, s in rows}
 
 
 async def _running_hand(conn: aiosqlite.Connection, table_id: int) -> int | None:
-    async with conn.execute(
-        "SELECT id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
-    return None if row is None else int(row[0])
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+        )
+    )
+    return None if not rows else int(rows[0][0])
 
 
 async def _in_hand(conn: aiosqlite.Connection, hand_id: int) -> dict[int, int]:
-    async with conn.execute(
+    rows = await conn.execute_fetchall(
         "SELECT user_id, start_stack FROM hand_seats WHERE hand_id = ?", (hand_id,)
-    ) as cursor:
-        return {int(u): int(s) for u, s in await cursor.fetchall()}
+    )
+    return {int(u): int(s) for u, s in rows}
+
+
+async def _seats_and_hand(
+    conn: aiosqlite.Connection, table_id: int, hand_id: int
+) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """The table's seats, the hand's start-of-hand stacks and who left it mid-hand with the chips
+    they took back then, in one query."""
+    rows = await conn.execute_fetchall(
+        "SELECT 0, user_id, stack, NULL FROM seats WHERE table_id = ?"
+        " UNION ALL SELECT 1, user_id, start_stack, released FROM hand_seats WHERE hand_id = ?",
+        (table_id, hand_id),
+    )
+    seats: dict[int, int] = {}
+    in_hand: dict[int, int] = {}
+    released: dict[int, int] = {}
+    for kind, user_id, stack, gave_back in rows:
+        if kind == 0:
+            seats[int(user_id)] = int(stack)
+            continue
+        in_hand[int(user_id)] = int(stack)
+        if gave_back is not None:
+            released[int(user_id)] = int(gave_back)
+    return seats, in_hand, released
 
 
 async def _set_stack(conn: aiosqlite.Connection, table_id: int, user_id: int, old: int, new: int) -> None:
@@ -80,6 +119,22 @@ async def _set_stack(conn: aiosqlite.Connection, table_id: int, user_id: int, ol
         (new, table_id, user_id, old),
     )
     if cursor.rowcount != 1:
+        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
+
+
+async def _set_stacks(conn: aiosqlite.Connection, table_id: int, changes: list[tuple[int, int, int]]) -> None:
+    """Compare-and-set several seats, (user_id, old, new) each, in one round trip.
+
+    Each row matches at most one seat (the key is table and user), so the summed row count equals
+    the number of changes only if every seat still held its old stack.
+    """
+    if not changes:
+        return
+    cursor = await conn.executemany(
+        "UPDATE seats SET stack = ? WHERE table_id = ? AND user_id = ? AND stack = ?",
+        [(new, table_id, user_id, old) for user_id, old, new in changes],
+    )
+    if cursor.rowcount != len(changes):
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
@@ -107,11 +162,11 @@ async def create_table(
     state_json: str,
     now: int,
 ) -> int:
-    async with conn.execute(
+    open_here = await conn.execute_fetchall(
         "SELECT 1 FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
-    ) as cursor:
-        if await cursor.fetchone() is not None:
-            raise TableAlreadyOpen("In questo canale c'è già un tavolo aperto.")
+    )
+    if list(open_here):
+        raise TableAlreadyOpen("In questo canale c'è già un tavolo aperto.")
     cursor = await conn.execute(
         "INSERT INTO poker_tables (guild_id, channel_id, creator_id, variant, options, state, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -159,8 +214,7 @@ async def cash_out(
     conn: aiosqlite.Connection, *, table_id: int, user_id: int, state_json: str | None, now: int
 ) -> int:
     """Move the whole seat back to the balance; refused while the player is in the running hand."""
-    guild_id, _ = await _open_table(conn, table_id)
-    hand_id = await _running_hand(conn, table_id)
+    guild_id, _, hand_id = await _table_and_hand(conn, table_id)
     if hand_id is not None and user_id in await _in_hand(conn, hand_id):
         raise HandInProgress(
             "Non puoi ritirare le fiches durante la mano: torneranno al tuo saldo appena finisce."
@@ -188,14 +242,6 @@ async def cash_out(
     return stack
 
 
-async def _released(conn: aiosqlite.Connection, hand_id: int) -> dict[int, int]:
-    """Players of the hand who left during it, with the chips they took back then."""
-    async with conn.execute(
-        "SELECT user_id, released FROM hand_seats WHERE hand_id = ? AND released IS NOT NULL", (hand_id,)
-    ) as cursor:
-        return {int(u): int(r) for u, r in await cursor.fetchall()}
-
-
 async def release_mid_hand(
     conn: aiosqlite.Connection, *, table_id: int, hand_id: int, user_id: int, amount: int, now: int
 ) -> None:
@@ -205,14 +251,15 @@ async def release_mid_hand(
     result moves it. The release is noted in `hand_seats.released` in the same transaction, which is
     what `recover_table` and `finish_hand` read.
     """
-    guild_id, _ = await _open_table(conn, table_id)
-    if await _running_hand(conn, table_id) != hand_id:
+    guild_id, _, running = await _table_and_hand(conn, table_id)
+    if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
-    if user_id not in await _in_hand(conn, hand_id):
+    seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
+    if user_id not in in_hand:
         raise NotSeated("Non eri seduto al tavolo quando la mano è iniziata.")
-    if user_id in await _released(conn, hand_id):
+    if user_id in released:
         raise _mismatch("le fiches di chi ha lasciato la mano gli sono già state restituite")
-    have = (await _seats(conn, table_id)).get(user_id)
+    have = seats.get(user_id)
     if have is None:
         raise NotSeated("Non sei seduto a questo tavolo.")
     if amount > have:
@@ -257,8 +304,19 @@ async def begin_hand(
     now: int,
 ) -> int:
     """Write the start-of-hand snapshot after checking that the engine and the ledger agree."""
-    _, db_pot = await _open_table(conn, table_id)
-    if await _running_hand(conn, table_id) is not None:
+    rows = list(
+        await conn.execute_fetchall(
+            "SELECT pot,"
+            " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
+            " (SELECT COALESCE(MAX(h.number), 0) + 1 FROM hands AS h WHERE h.table_id = poker_tables.id)"
+            " FROM poker_tables WHERE id = ? AND status = 'open'",
+            (table_id,),
+        )
+    )
+    if not rows:
+        raise TableNotFound(_NO_TABLE)
+    db_pot, running, number = int(rows[0][0]), rows[0][1], int(rows[0][2])
+    if running is not None:
         raise HandInProgress("A questo tavolo c'è già una mano in corso.")
     seats = await _seats(conn, table_id)
     for user_id in seats.keys() | stacks.keys():
@@ -268,14 +326,9 @@ async def begin_hand(
             raise _mismatch("un giocatore senza posto non può giocare la mano")
     if pot != db_pot:
         raise _mismatch("la mano non può iniziare")
-    async with conn.execute(
-        "SELECT COALESCE(MAX(number), 0) + 1 FROM hands WHERE table_id = ?", (table_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
-    assert row is not None
     cursor = await conn.execute(
         "INSERT INTO hands (table_id, number, started_at, start_pot, start_state) VALUES (?, ?, ?, ?, ?)",
-        (table_id, int(row[0]), now, pot, state_json),
+        (table_id, number, now, pot, state_json),
     )
     hand_id = cursor.lastrowid
     assert hand_id is not None
@@ -299,12 +352,10 @@ async def finish_hand(
     now: int,
 ) -> None:
     """Write the new stacks, pot, state and record; refused unless every chip is accounted for."""
-    guild_id, db_pot = await _open_table(conn, table_id)
-    if await _running_hand(conn, table_id) != hand_id:
+    guild_id, db_pot, running = await _table_and_hand(conn, table_id)
+    if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
-    seats = await _seats(conn, table_id)
-    in_hand = await _in_hand(conn, hand_id)
-    released = await _released(conn, hand_id)
+    seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if not stacks.keys() <= seats.keys():
         raise _mismatch("un giocatore senza posto non può ricevere fiches")
     if any(stack != 0 for user_id, stack in seats.items() if user_id not in stacks):
@@ -313,14 +364,17 @@ async def finish_hand(
         raise _mismatch("lo stack di chi non giocava la mano è cambiato")
     if sum(stacks.values()) + pot != sum(seats[u] for u in stacks) + db_pot:
         raise _mismatch("la mano creerebbe o distruggerebbe fiches")
-    entries: list[Entry] = []
-    for user_id, new in sorted(stacks.items()):
-        old = seats[user_id]
-        if new != old:
-            await _set_stack(conn, table_id, user_id, old, new)
-            entries.append(Entry("seat", new - old, user_id=user_id, table_id=table_id))
+    changed = [(u, seats[u], new) for u, new in sorted(stacks.items()) if new != seats[u]]
+    await _set_stacks(conn, table_id, changed)
+    entries = [Entry("seat", new - old, user_id=u, table_id=table_id) for u, old, new in changed]
+    # The pot's compare-and-set and the new state in one statement (the pot may be unchanged).
+    cursor = await conn.execute(
+        "UPDATE poker_tables SET pot = ?, state = ? WHERE id = ? AND pot = ?",
+        (pot, state_json, table_id, db_pot),
+    )
+    if cursor.rowcount != 1:
+        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
     if pot != db_pot:
-        await _set_pot(conn, table_id, db_pot, pot)
         entries.append(Entry("pot", pot - db_pot, table_id=table_id))
     await record(
         conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
@@ -337,15 +391,14 @@ async def finish_hand(
         " WHERE id = ? AND status = 'running'",
         (now, pot, state_json, record_json, hand_id),
     )
-    await _save_state(conn, table_id, state_json)
 
 
 async def close_table(
     conn: aiosqlite.Connection, *, table_id: int, payouts: dict[int, int], now: int
 ) -> None:
     """Pay every chip at the table (seats and pot) back to balances and close it."""
-    guild_id, db_pot = await _open_table(conn, table_id)
-    if await _running_hand(conn, table_id) is not None:
+    guild_id, db_pot, running = await _table_and_hand(conn, table_id)
+    if running is not None:
         raise HandInProgress("Il tavolo si potrà chiudere alla fine della mano in corso.")
     seats = await _seats(conn, table_id)
     if sum(payouts.values()) != sum(seats.values()) + db_pot:
@@ -392,9 +445,7 @@ async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: i
     if row is None:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     start_pot, start_state = int(row[0]), str(row[1])
-    seats = await _seats(conn, table_id)
-    snapshot = await _in_hand(conn, hand_id)
-    released = await _released(conn, hand_id)
+    seats, snapshot, released = await _seats_and_hand(conn, table_id, hand_id)
     entries: list[Entry] = []
     for user_id, start in sorted(snapshot.items()):
         if user_id in released:
