@@ -1,7 +1,7 @@
 """The storage layer: the only place with SQL. Plain values in and out, never Discord objects.
 
 Balances per server, an append-only double-entry ledger, tables with their seats and hands, and the
-recovery of hands interrupted by a crash. See docs/storage.md.
+recovery of hands interrupted by a crash. See the README, "Storage and recovery".
 """
 
 from __future__ import annotations

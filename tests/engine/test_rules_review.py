@@ -1,7 +1,7 @@
 """A rules review of the table engine: one test per rule of RULES §2-§5 not pinned elsewhere.
 
-Each test is named after the rule it checks and plays an explicit deck. Tests marked ``xfail``
-(strict) show a departure of the engine from RULES.md; the reason names the defect.
+Each test is named after the rule it checks and plays an explicit deck. Three began as strict xfails
+(departures from RULES.md, since fixed); a new departure goes in as ``xfail(strict=True)`` naming it.
 Seats as in ``test_table_helpers``: player 1 deals the first hand, the deal starts at player 2.
 """
 
