@@ -11,6 +11,12 @@ Scenarios (hands per second of CPU time, median of interleaved rounds):
   automated, as in research/anchors-engine-performance.md §1 and §3), with the same policy
   written against PokerKit's ``can_*`` API, stacks carried from hand to hand with the same rebuys.
 * ``italiana`` 5 players (36 cards, pot limit), the engine's random play without checks.
+* ``floor`` texas and italiana: a bound, not an engine. The scenario is played once untimed and
+  every object the contract makes the two sides build (the player's new ``Action`` values, the
+  engine's frozen events) is recorded; the timed loop then rebuilds exactly those objects from
+  their fields, with one shuffle per hand and one random draw per decision, and no rule at all.
+  An engine that takes frozen actions and returns these events cannot beat it on this machine,
+  so a target above the floor cannot be met in CPython without changing the contract.
 
 What is timed is the whole hand loop a caller would run: start the hand, ask the legal actions,
 choose, act, until the hand ends. The random policy is part of it for both engines (``--profile``
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import gc
 import io
 import os
@@ -40,12 +47,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import engine.simulate
+from engine.actions import Action
+from engine.cards import Card
+from engine.events import Event
 from engine.options import Limit, TableOptions, Variant
 from engine.simulate import simulate
+from engine.table import Table
 
 TEXAS_TARGET_RATIO = 100.0
 ITALIANA_TARGET = 20_000.0
 SEED = 1000  # every timed round plays the same hands
+BOUND = "no engine with this contract can be faster"
 Scenario = Callable[[int], float]  # seed -> hands per second of CPU time
 
 
@@ -54,6 +67,80 @@ def _engine(options: TableOptions, players: int, hands: int) -> Scenario:
         started = time.process_time()
         result = simulate(options, players, hands, seed=seed, check=False, prepared=False, count=False)
         return result.mani / max(time.process_time() - started, 1e-9)
+
+    return run
+
+
+# One hand of a recorded run, as the objects it made: the start's events, then per decision the
+# Action if the player built a new one (None when he reused a cached word) and its events.
+_Rebuild = tuple[type, tuple[Any, ...], dict[str, Any]]
+_HandObjects = tuple[int, list[_Rebuild], list[tuple[_Rebuild | None, list[_Rebuild]]]]
+
+
+def _rebuild(obj: Any) -> _Rebuild:
+    """The class and constructor arguments of a frozen dataclass (keywords only if not default)."""
+    positional = tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if not f.kw_only)
+    keywords = {
+        f.name: getattr(obj, f.name)
+        for f in dataclasses.fields(obj)
+        if f.kw_only and getattr(obj, f.name) != f.default
+    }
+    return type(obj), positional, keywords
+
+
+def _record_objects(options: TableOptions, players: int, hands: int) -> list[_HandObjects]:
+    """Play the scenario once and keep, hand by hand, what the engine and the player built."""
+    log: list[_HandObjects] = []
+    seen: set[int] = set()
+    kept: list[Action] = []  # keeps cached actions alive, so that ids are not reused
+
+    class Recording(Table):
+        def start_hand(self, deck: Sequence[Card] | None = None) -> list[Event]:
+            events = super().start_hand(deck)
+            log.append((self._deck_size, [_rebuild(e) for e in events], []))
+            return events
+
+        def act(self, action: Action) -> list[Event]:
+            new = id(action) not in seen
+            seen.add(id(action))
+            kept.append(action)
+            decisions = log[-1][2]
+            decisions.append((_rebuild(action) if new else None, []))
+            events = super().act(action)
+            decisions[-1][1].extend(_rebuild(e) for e in events)
+            return events
+
+    original = engine.simulate.Table
+    engine.simulate.Table = Recording  # type: ignore[misc]
+    try:
+        simulate(options, players, hands, seed=SEED, check=False, prepared=False, count=False)
+    finally:
+        engine.simulate.Table = original  # type: ignore[misc]
+    return log
+
+
+def _floor(options: TableOptions, players: int, hands: int) -> Scenario:
+    """The cost of the contract alone: per hand one shuffle of the deck, per decision one random
+    draw, and every Action and event object of a real run rebuilt from its fields, with no rule
+    at all. No engine that takes frozen actions and returns frozen events can be faster."""
+    log = _record_objects(options, players, hands)
+
+    def run(seed: int) -> float:
+        rng = random.Random(seed)
+        decks = {size: list(range(size)) for size, _, _ in log}
+        started = time.process_time()
+        for size, start, decisions in log:
+            cards = decks[size][:]
+            rng.shuffle(cards)
+            for cls, args, kwargs in start:
+                cls(*args, **kwargs)
+            for action, events in decisions:
+                rng.random()
+                if action is not None:
+                    action[0](*action[1], **action[2])
+                for cls, args, kwargs in events:
+                    cls(*args, **kwargs)
+        return len(log) / max(time.process_time() - started, 1e-9)
 
     return run
 
@@ -187,6 +274,8 @@ def main(argv: Sequence[str] = ()) -> int:
     scenarios: dict[str, Scenario] = {
         "engine texas 6 players no-limit": _engine(texas, 6, args.mani),
         "engine italiana 5 players": _engine(italiana, 5, args.mani),
+        "floor texas (objects only, no rules)": _floor(texas, 6, args.mani),
+        "floor italiana (objects only, no rules)": _floor(italiana, 5, args.mani),
     }
     peer = _pokerkit(6, args.mani_pokerkit)
     if peer is not None:
@@ -199,7 +288,7 @@ def main(argv: Sequence[str] = ()) -> int:
     for name, values in rounds.items():
         rate, spread = summarize(values)
         rates[name] = rate
-        print(f"  {name:<36} {rate:10,.0f}   ±{spread:5.1%}")
+        print(f"  {name:<40} {rate:10,.0f}   ±{spread:5.1%}")
     if peer is not None:
         # Round by round: the two ran next to each other, under much the same load.
         ours, theirs = rounds["engine texas 6 players no-limit"], rounds["pokerkit texas 6 players no-limit"]
@@ -210,9 +299,13 @@ def main(argv: Sequence[str] = ()) -> int:
             f"  texas: {ratio:.1f}x PokerKit, median of the rounds' ratios ±{spread:.1%} "
             f"(target >= {TEXAS_TARGET_RATIO:.0f}x: {verdict})"
         )
+        floor = [a / b for a, b in zip(rounds["floor texas (objects only, no rules)"], theirs, strict=True)]
+        print(f"  texas floor: {summarize(floor)[0]:.1f}x PokerKit ({BOUND})")
     ita = rates["engine italiana 5 players"]
     verdict = "met" if ita >= ITALIANA_TARGET else "MISSED"
     print(f"  italiana: {ita:,.0f} hands/s (target >= {ITALIANA_TARGET:,.0f}: {verdict})")
+    floor_ita = rates["floor italiana (objects only, no rules)"]
+    print(f"  italiana floor: {floor_ita:,.0f} hands/s ({BOUND})")
     if args.profile:
         for label, options, players in (("italiana 5", italiana, 5), ("texas 6 no-limit", texas, 6)):
             print(f"\ncProfile, {label}, {args.mani} hands:")
