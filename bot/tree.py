@@ -101,21 +101,22 @@ async def acknowledge_if_busy(
 
 async def send_private(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, as a first response or as a follow-up when the bot already answered."""
+    quiet = discord.AllowedMentions.none()  # a refusal may name a player: show him, never ping him
     if not interaction.response.is_done():
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=quiet)
         return
     extras = getattr(interaction, "extras", {})  # stand-ins of Interaction in unit tests may lack it
     if extras.pop(PUBLIC_PLACEHOLDER, False):
         # Discord turns the first follow-up after a "thinking" defer into the placeholder itself,
         # which is public: settle the placeholder first, answer privately, then remove it.
         await interaction.edit_original_response(content=PLACEHOLDER_TEXT)
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
         try:
             await interaction.delete_original_response()
         except discord.HTTPException as exc:
             log.warning("Could not remove the placeholder of user %s: %s", interaction.user.id, exc)
         return
-    await interaction.followup.send(text, ephemeral=True)
+    await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

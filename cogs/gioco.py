@@ -44,7 +44,7 @@ from engine.events import (
 if TYPE_CHECKING:
     from bot.client import PokerBot
 
-__all__ = ["Gioco", "parse_amount", "parse_discards"]
+__all__ = ["Gioco", "not_your_turn", "parse_amount", "parse_discards"]
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,24 @@ _BEFORE_DRAW = frozenset({Street.BUIO, Street.APERTURA, Street.PRIMO_GIRO, Stree
 def _before_draw(live: LiveTable) -> bool:
     """Positions for /cambio are worth showing only until the draw is over."""
     return live.table.street in _BEFORE_DRAW
+
+
+def not_your_turn(to_act: int | None) -> str:
+    """The refusal names whose turn it is: the mention shows his name and, in a private reply
+    (bot/tree.py sends those without pings), disturbs nobody."""
+    if to_act is None:
+        return NOT_YOUR_TURN
+    return f"Non è il tuo turno: tocca a {render.mention(to_act)}."
+
+
+def _check_turn(live: LiveTable, player: int) -> None:
+    """During a hand only the player to act may speak; everyone else is told why, privately."""
+    to_act = live.table.to_act
+    if to_act == player:
+        return
+    if not live.seated(player):
+        raise UserError(NOT_SEATED)
+    raise UserError(not_your_turn(to_act))
 
 
 def _legal(live: LiveTable, kind: ActionKind, player: int) -> LegalAction | None:
@@ -369,6 +387,8 @@ class Gioco(commands.Cog):
         # answer when the table is ours; a refusal then becomes a private follow-up (bot/tree.py).
         await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id))
         async with self.bot.tables.locked(channel_id) as live:
+            if live.table.hand_running:
+                _check_turn(live, player)
             legal = _legal(live, kind, player)
             value = parse_amount(amount, kind, legal, live, player) if kind in views.AMOUNT_KINDS else None
             cards: tuple[Card, ...] = ()
@@ -506,8 +526,7 @@ class Gioco(commands.Cog):
             raise UserError(NO_TABLE)
         if not live.table.hand_running:
             raise UserError(NO_HAND)
-        if live.table.to_act != interaction.user.id:
-            raise UserError(NOT_YOUR_TURN)
+        _check_turn(live, interaction.user.id)
         legal = _legal(live, kind, interaction.user.id)
         if legal is None:
             words = ", ".join(str(la.kind) for la in live.table.legal_actions())

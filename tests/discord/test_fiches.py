@@ -6,6 +6,7 @@ import logging
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 from discord import app_commands
 from discord.app_commands.transformers import IdentityTransformer
@@ -125,15 +126,25 @@ class FakeResponse:
     def is_done(self) -> bool:
         return self.done
 
-    async def send_message(self, text: str, *, ephemeral: bool = False) -> None:
+    async def send_message(
+        self, text: str, *, ephemeral: bool = False, allowed_mentions: discord.AllowedMentions | None = None
+    ) -> None:
+        assert _pings_nobody(allowed_mentions), "a refusal may name a player: it must not ping him"
         self.sent.append((text, ephemeral))
+
+
+def _pings_nobody(allowed: discord.AllowedMentions | None) -> bool:
+    return allowed is not None and allowed.to_dict() == discord.AllowedMentions.none().to_dict()
 
 
 class FakeFollowup:
     def __init__(self) -> None:
         self.sent: list[tuple[str, bool]] = []
 
-    async def send(self, text: str, *, ephemeral: bool = False) -> None:
+    async def send(
+        self, text: str, *, ephemeral: bool = False, allowed_mentions: discord.AllowedMentions | None = None
+    ) -> None:
+        assert _pings_nobody(allowed_mentions), "a refusal may name a player: it must not ping him"
         self.sent.append((text, ephemeral))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs import render, tavolo
-from cogs.gioco import BAD_AMOUNT, NOT_YOUR_TURN
+from cogs.gioco import BAD_AMOUNT, NOT_SEATED, not_your_turn
 from tests.discord.test_gioco_support import Game, seats, stacked
 from tests.discord.test_review import HEADS_UP, acknowledged_while_busy, heads_up
 
@@ -61,10 +61,15 @@ async def test_refusals_are_private_and_change_nothing(harness: Any) -> None:
         assert text in reply.content, reply.content
 
     before = state(game)
-    await refused(await game.say(carol, "vedo"), NOT_YOUR_TURN)
-    await refused(await game.say(outsider, "passo"), "Non sei seduto")
-    await refused(await game.click(carol, "Passo"), NOT_YOUR_TURN)
-    await refused(await harness.click(carol, game.message, label="Apro…"), NOT_YOUR_TURN)
+    bobs_turn = not_your_turn(bob.id)  # names whose turn it is
+    assert bobs_turn == f"Non è il tuo turno: tocca a <@{bob.id}>."
+    out_of_turn = await game.say(carol, "vedo")
+    await refused(out_of_turn, bobs_turn)
+    assert out_of_turn.data["allowed_mentions"] == {"parse": []}, "bob is named, not pinged"
+    await refused(await game.say(outsider, "passo"), NOT_SEATED)
+    await refused(await game.click(carol, "Passo"), bobs_turn)
+    await refused(await harness.click(carol, game.message, label="Apro…"), bobs_turn)
+    await refused(await harness.click(outsider, game.message, label="Apro…"), NOT_SEATED)
     await refused(await game.say(bob, "apro"), "Non puoi aprire")
     await refused(await game.say(bob, "punto", importo="10"), "Adesso non puoi dire «punto»")
     assert state(game) == before
@@ -85,7 +90,7 @@ async def test_refusals_are_private_and_change_nothing(harness: Any) -> None:
     await refused(await game.say(bob, "cambio", carte="6"), "Le posizioni vanno da 1 a 5")
     await refused(await game.say(bob, "cambio", carte="J♥"), "Non hai il J♥ in mano")
     await refused(await game.say(bob, "cambio", carte="Zz"), "Non riconosco la carta")
-    await refused(await game.say(carol, "servito"), NOT_YOUR_TURN)
+    await refused(await game.say(carol, "servito"), not_your_turn(bob.id))
     menu = await harness.click(bob, game.message, label="Cambio…")
     assert menu.component(custom_id="tv:scarta")["max_values"] == 4, "the menu cannot ask for more"
     assert state(game) == before
@@ -218,8 +223,8 @@ async def test_a_refused_slash_action_while_the_table_is_busy_is_private_and_lea
     assert early == 5, "deferred publicly while the table was busy"
     assert reply.message.deleted, "the public placeholder is removed"
     (private,) = [m for m in reply.followups if m.ephemeral]
-    assert private.content == NOT_YOUR_TURN
-    assert not any(NOT_YOUR_TURN in text for text in harness.public_texts())
+    assert private.content == not_your_turn(game.table.to_act)
+    assert not any("Non è il tuo turno" in text for text in harness.public_texts())
     assert state(game) == before
     game.finish()
 

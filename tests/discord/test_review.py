@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cogs.gioco import NOT_YOUR_TURN
+from cogs.gioco import not_your_turn
 from cogs.tavolo import START_REFUSED
 from engine.cards import Card
 from tests.discord.test_gioco_support import Game, balances, seats, stacked
@@ -125,7 +125,7 @@ async def test_two_clicks_on_vedo_at_once_play_it_once_and_lose_no_chip(harness:
     game._note()
     replies = sorted([first, second], key=lambda r: r.ephemeral)
     assert not replies[0].ephemeral and replies[1].ephemeral, replies
-    assert replies[1].content == NOT_YOUR_TURN
+    assert replies[1].content == not_your_turn(bob.id)
     assert game.table.to_act == bob.id, "the draw: bob speaks first"
     assert game.table.total_chips() == chips
     assert await total(harness, alice, bob) == before
@@ -209,7 +209,7 @@ async def test_an_amount_modal_sent_after_the_turn_moved_on_is_refused_privately
     await game.expire()  # bob's time runs out while the modal is open: he passes the opening
     view = game.live.view()
     late = await game.submit(bob, modal, {"importo": "10"})
-    assert late.ephemeral and late.content == NOT_YOUR_TURN, late.content
+    assert late.ephemeral and late.content == not_your_turn(game.table.to_act), late.content
     assert game.live.view() == view
     game.finish()
 
@@ -224,7 +224,7 @@ async def test_a_draw_menu_from_a_finished_turn_is_refused_privately(harness: An
     view = game.live.view()
     options = menu.component(custom_id="tv:scarta")["options"]
     late = await game.select(bob, menu, "tv:scarta", [options[0]["value"]])
-    assert late.ephemeral and late.content == NOT_YOUR_TURN, late.content
+    assert late.ephemeral and late.content == not_your_turn(alice.id), late.content
     assert game.live.view() == view
     game.finish()
 
@@ -312,7 +312,7 @@ async def test_a_click_and_the_turn_timer_at_the_same_moment_act_only_once(harne
     assert len(game.table.hand_record()["ops"]) == ops + 1
     assert game.table.total_chips() == chips
     if reply.ephemeral:
-        assert reply.content == NOT_YOUR_TURN
+        assert reply.content == not_your_turn(alice.id)
     game.finish()
 
 
