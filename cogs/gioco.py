@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 NOT_YOUR_TURN = "Non è il tuo turno."
 NO_HAND = "Non c'è nessuna mano in corso."
+NO_HAND_CARDS = "Non c'è nessuna mano in corso: le carte ti arrivano in privato quando si dà la mano."
 BAD_AMOUNT = "Importo non valido: scrivi un numero di fiches, oppure cip, piatto o tutto."
 NEED_AMOUNT = "Devi dire quante fiches: un numero, oppure cip, piatto o tutto."
 NOT_SEATED = "Non sei seduto a questo tavolo."
@@ -447,6 +448,8 @@ class Gioco(commands.Cog):
             player = interaction.user.id
             if not any(seat.player == player for seat in live.view().seats):
                 raise UserError(NOT_SEATED)
+            if not live.table.hand_running:
+                raise UserError(NO_HAND_CARDS)
             cards = live.table.cards_of(player)
             text = render.cards_text(
                 cards,

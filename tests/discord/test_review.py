@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cogs.gioco import not_your_turn
+from cogs.gioco import NO_HAND_CARDS, not_your_turn
 from cogs.tavolo import START_REFUSED
 from engine.cards import Card
 from tests.discord.test_gioco_support import Game, balances, seats, stacked
@@ -260,7 +260,11 @@ async def test_carte_between_hands_is_a_private_answer_without_cards(harness: An
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob])
     reply = await harness.slash(bob, "carte")
-    assert reply.ephemeral and reply.content == "Non hai carte: non sei in questa mano."
+    assert reply.ephemeral and reply.content == NO_HAND_CARDS
+    await game.start(alice)
+    again = await harness.slash(bob, "carte")
+    assert again.ephemeral and again.content.startswith("Le tue carte: ")
+    game.finish()
 
 
 # ------------------------------------------------------------------------------------------------
