@@ -163,7 +163,12 @@ class TableRegistry:
 
     async def _restore_one(self, row: TableRow) -> LiveTable:
         options = TableOptions.from_dict(row.options)
-        table = Table.from_dict(row.state, rng=self._rng_factory())
+        state = row.state
+        if row.last_hand_status == "cancelled":
+            # The stored state is the cancelled hand's start: count that hand as played, so that the
+            # next one gets the next number, on the table message as in the ledger's history.
+            state = {**state, "hand_number": int(state["hand_number"]) + 1}
+        table = Table.from_dict(state, rng=self._rng_factory())
         live = LiveTable(
             id=row.id,
             guild_id=row.guild_id,
@@ -175,7 +180,7 @@ class TableRegistry:
             message_id=row.message_id,
         )
         if row.last_hand_status == "cancelled":
-            live.cancelled_hand = table.hand_number + 1
+            live.cancelled_hand = table.hand_number
         # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
         # the engine no longer has: pay it out now.
         in_engine = {seat.player for seat in table.public_view().seats}

@@ -170,7 +170,9 @@ async def test_a_restart_mid_hand_restores_the_stacks_and_the_table_plays_on(har
     started = await game.start(bob, FOUR, message=interrupted)
     assert not started.ephemeral and started.message.id != interrupted.id, "each hand posts a new message"
     assert game.live.message_id == started.message.id
-    assert game.table.hand_running and game.table.hand_number == 2
+    # Hand 2 was cancelled and keeps its number (the ledger's history lists it): this is hand 3.
+    assert game.table.hand_running and game.table.hand_number == 3
+    assert "Mano n. 3" in started.message.text()
     assert len(harness.dms(bob)) >= 1
     assert game.table.to_act == carol.id, "the dealer moved on: bob deals, carol is asked for the buio"
     await game.say(carol, "passo")

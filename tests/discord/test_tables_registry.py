@@ -300,8 +300,13 @@ async def test_after_a_crash_the_running_hand_is_cancelled_and_the_table_restore
         async with registry.locked(POKER) as live:
             assert not live.table.hand_running
             assert live.table.seats() == {ALICE: 500, BOB: 300}
+            assert live.cancelled_hand == 1
             await registry.start_hand(live)
             assert live.table.hand_running
+            # The cancelled hand keeps its number: the next is n. 2, on the table as in the ledger.
+            assert live.table.hand_number == 2
+        hands = (await storage.history(GUILD, ALICE)).hands
+        assert sorted((h.number, h.status) for h in hands) == [(1, "cancelled"), (2, "running")]
         assert await storage.check() == []
     finally:
         await storage.close()
