@@ -69,7 +69,7 @@ def _channel_id(interaction: discord.Interaction) -> int:
 
 
 def parse_amount(
-    text: str | None, kind: ActionKind, legal: LegalAction | None, live: LiveTable, player: int
+    text: str | None, kind: ActionKind, legal: LegalAction | None, live: LiveTable
 ) -> int | None:
     """A number, or the table words: ``cip`` (the minimum), ``piatto`` (pot-size) or ``tutto`` (all-in).
 
@@ -86,17 +86,11 @@ def parse_amount(
     number = word.replace(".", "").replace(" ", "")
     if number.isdigit():
         return int(number)
-    view = live.view()
-    mine = next((seat for seat in view.seats if seat.player == player), None)
-    stack, bet = (mine.stack, mine.bet) if mine is not None else (0, 0)
-    facing = max(0, view.current_bet - bet) if kind is ActionKind.RILANCIO else 0
-    if word == "cip":
-        return legal.min
-    if word == "piatto":
-        return max(legal.min, min(legal.max, view.pot + facing))
-    if word == "tutto":
-        return stack - facing
-    raise UserError(BAD_AMOUNT)
+    sizes = live.table.bet_sizes(kind)
+    named = {"cip": sizes.minimum, "piatto": sizes.pot, "tutto": sizes.all_in} if sizes else {}
+    if word not in named:
+        raise UserError(BAD_AMOUNT)
+    return named[word]
 
 
 def parse_discards(text: str, held: Sequence[Card]) -> tuple[Card, ...]:
@@ -391,7 +385,7 @@ class Gioco(commands.Cog):
             if live.table.hand_running:
                 _check_turn(live, player)
             legal = _legal(live, kind, player)
-            value = parse_amount(amount, kind, legal, live, player) if kind in views.AMOUNT_KINDS else None
+            value = parse_amount(amount, kind, legal, live) if kind in views.AMOUNT_KINDS else None
             cards: tuple[Card, ...] = ()
             if kind is ActionKind.CAMBIO and legal is not None and discards is not None:
                 held = live.table.cards_of(player)

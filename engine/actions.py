@@ -12,7 +12,7 @@ from enum import StrEnum
 from engine._frozen import fast_init
 from engine.cards import Card
 
-__all__ = ["Action", "ActionKind", "LegalAction"]
+__all__ = ["Action", "ActionKind", "BetSizes", "LegalAction"]
 
 
 class ActionKind(StrEnum):
@@ -48,3 +48,14 @@ class LegalAction:
     kind: ActionKind
     min: int = 0
     max: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BetSizes:
+    """The amounts players name instead of a number, for one bet or raise, in the unit of its kind:
+    ``minimum`` (*cip*), ``pot`` (*piatto*: the pot after his call, kept inside the legal range) and
+    ``all_in`` (*tutto*: his whole stack, which the engine still refuses above a pot limit)."""
+
+    minimum: int
+    pot: int
+    all_in: int

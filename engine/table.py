@@ -17,7 +17,7 @@ from typing import Any
 from engine._aliases import K, L, P, R, S, V
 from engine._table_rules import LEVEL_NAMES, deck_for_hand, full_deck, lowest_rank, opening_cards
 from engine._table_view import SeatView, TableView
-from engine.actions import Action, ActionKind, LegalAction
+from engine.actions import Action, ActionKind, BetSizes, LegalAction
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.events import (
@@ -551,6 +551,19 @@ class Table:
         if cached is None:
             cached = self._legal_cache = self._legal(seat)
         return cached
+
+    def bet_sizes(self, kind: ActionKind) -> BetSizes | None:
+        """The named amounts of a bet or raise the player to act may make now (None otherwise):
+        one place for what *cip*, *piatto* and *tutto* mean, whoever types them."""
+        seat = self._to_act
+        if seat is None or kind not in (K.APRO, K.PUNTO, K.RILANCIO):
+            return None
+        legal = next((la for la in self._legal_now(seat) if la.kind is kind), None)
+        if legal is None:
+            return None
+        facing = self._cur_bet - self._bet[seat] if kind is K.RILANCIO else 0
+        pot = max(legal.min, min(legal.max, self._pot + facing))
+        return BetSizes(legal.min, pot, self._stack[seat] - facing)
 
     def _legal_now(self, seat: int) -> tuple[LegalAction, ...]:
         """The legal actions of the player to act, computed once per state (a shared tuple)."""

@@ -120,6 +120,32 @@ def test_texas_potlimit_bet_is_at_most_the_pot() -> None:
     assert legal(table)[K.RILANCIO] == (10, 25)
 
 
+def test_named_amounts_cip_piatto_tutto_for_a_pot_limit_raise() -> None:
+    table = make_table("texas", players=3, limite="potlimit", cip=10)
+    table.start_hand()
+    # Player 1 faces the big blind (10): cip is the minimum raise, piatto the pot after his call
+    # (25), tutto his stack less the call (refused by the engine above the pot limit, not here).
+    sizes = table.bet_sizes(K.RILANCIO)
+    assert sizes is not None and (sizes.minimum, sizes.pot, sizes.all_in) == (10, 25, 1000 - 10)
+    assert table.bet_sizes(K.PUNTO) is None, "no bet to make when facing one"
+    assert table.bet_sizes(K.VEDO) is None, "a call has no named amounts"
+    act(table, 1, K.RILANCIO, sizes.pot)
+    # Player 2 (small blind, 5 in) faces 35: the call is 30, the pot after it 50 + 30 = 80.
+    after = table.bet_sizes(K.RILANCIO)
+    assert after is not None and after.pot == 80 and after.minimum == 25
+    with pytest.raises(EngineError, match="al massimo puoi mettere 80"):
+        act(table, 2, K.RILANCIO, after.all_in)
+
+
+def test_named_pot_amount_stays_inside_the_legal_range() -> None:
+    table = custom_table([1000, 1000, 25], limite="nolimit")
+    table.start_hand()  # 1 deals, 2 small blind, 3 big blind; 1 acts first
+    act(table, 1, K.VEDO)
+    act(table, 2, K.VEDO)
+    sizes = table.bet_sizes(K.RILANCIO)  # the big blind: pot 30, but only 15 behind
+    assert sizes is not None and sizes.pot == 15 and sizes.all_in == 15 and sizes.minimum == 10
+
+
 def test_texas_nolimit_min_raise_is_the_last_raise() -> None:
     table = make_table("texas", players=3, cip=10, limite="nolimit")
     table.start_hand()
