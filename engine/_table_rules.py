@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+from engine._rank_core import RANK_SHIFT
 from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
 from engine.errors import EngineError
 from engine.options import Mazzo, TableOptions, Variant
 from engine.ranking import Category, Ranking, category_of, evaluate, fast_evaluator, value_of_five
 
-__all__ = ["LEVEL_NAMES", "deck_for_hand", "opening_cards"]
+__all__ = ["LEVEL_NAMES", "best_five", "deck_for_hand", "opening_cards"]
 
 LEVEL_NAMES = {11: "J", 12: "Q", 13: "K"}
 
@@ -84,6 +85,53 @@ def opening_cards(
     if value.category is not Category.CARTA_ALTA:
         return value.cards
     return _bilateral_four(cards, lowest_rank)
+
+
+def best_five(codes: Sequence[int], strength: int, lowest_rank: int) -> list[int]:
+    """The five of 6 or 7 card codes that make their international ``strength`` (their best), as
+    ``evaluate`` picks them: the first of ``combinations(codes, 5)`` valued ``strength``.
+
+    Instead of valuing up to 21 combinations, the ranks are read off the strength (its rank
+    digits, layout in ``engine.ranking``). Five cards valued as a non-flush hand are made by
+    exactly one rank multiset, which the category and digits name; a colore or scala reale by
+    those ranks in the one suit that holds five of the cards (two suits cannot, in seven cards),
+    and no other five can match it. The first combination with the wanted ranks takes, for each
+    of them, its first cards in ``codes`` order: a single pass.
+    """
+    category = category_of(strength, Ranking.INTERNAZIONALE)
+    d = [(strength >> (RANK_SHIFT + 16 - 4 * i)) & 15 for i in range(5)]
+    if category is Category.SCALA or category is Category.SCALA_REALE:
+        top = d[0]
+        # The only straight topped by the fourth rank of the deck is the one with the ace low.
+        ranks = [14, *range(lowest_rank, top + 1)] if top == lowest_rank + 3 else [*range(top - 4, top + 1)]
+    elif category is Category.POKER:
+        ranks = [d[0]] * 4 + [d[1]]
+    elif category is Category.FULL:
+        ranks = [d[0]] * 3 + [d[1]] * 2
+    elif category is Category.TRIS:
+        ranks = [d[0]] * 3 + [d[1], d[2]]
+    elif category is Category.DOPPIA_COPPIA:
+        ranks = [d[0], d[0], d[1], d[1], d[2]]
+    elif category is Category.COPPIA:
+        ranks = [d[0], d[0], d[1], d[2], d[3]]
+    else:  # carta alta, colore: five different ranks
+        ranks = d
+    need = [0] * 15
+    for rank in ranks:
+        need[rank] += 1
+    suit = -1  # any
+    if category is Category.COLORE or category is Category.SCALA_REALE:
+        per_suit = [0, 0, 0, 0]
+        for code in codes:
+            per_suit[code & 3] += 1
+        suit = per_suit.index(max(per_suit))
+    five: list[int] = []
+    for code in codes:
+        rank = code >> 2
+        if need[rank] and (suit < 0 or code & 3 == suit):
+            need[rank] -= 1
+            five.append(code)
+    return five
 
 
 def lowest_rank(size: int) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine._frozen import fast_init
 
-__all__ = ["Pot", "build_pots", "split", "uncalled_excess"]
+__all__ = ["Pot", "build_pots", "layers", "split", "uncalled_excess"]
 
 
 @fast_init
@@ -49,36 +49,45 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool], dead: int = 0
     live reached (chips of a player who folded above every live player) joins the layer below
     it, and adjacent layers with the same contenders merge.
     """
-    everyone = tuple(pos for pos, alive in enumerate(live) if alive)
-    pots: list[Pot] = [Pot(dead, everyone)] if dead and everyone else []
+    return [Pot(amount, eligible) for amount, eligible in layers(contributions, live, dead)]
+
+
+def layers(
+    contributions: Sequence[int], live: Sequence[bool], dead: int = 0, positions: Sequence[int] | None = None
+) -> list[tuple[int, tuple[int, ...]]]:
+    """``build_pots`` as plain (amount, eligible) pairs: the table asks for them after every
+    betting round once someone is all-in, so no ``Pot`` is built.
+
+    ``positions`` (ascending) limits the work to the positions that may hold chips or be live;
+    the others must have contributed nothing and be out (the table passes the seats dealt in).
+    Levels are the distinct positive contributions, so every contribution above the previous
+    level reaches the next one: a layer is its height times the contributions still above it.
+    """
+    if positions is None:
+        positions = range(len(contributions))
+    everyone = tuple([pos for pos in positions if live[pos]])
+    pots: list[tuple[int, tuple[int, ...]]] = [(dead, everyone)] if dead and everyone else []
     orphan = dead if not everyone else 0
+    above = [pos for pos in positions if contributions[pos] > 0]
     previous = 0
-    for level in sorted({c for c in contributions if c > 0}):
-        amount = 0
-        reached: list[int] = []
-        for pos, c in enumerate(contributions):
-            if c > previous:
-                if c >= level:
-                    amount += level - previous
-                    if live[pos]:
-                        reached.append(pos)
-                else:
-                    amount += c - previous
-        eligible = tuple(reached)
+    for level in sorted({contributions[pos] for pos in above}):
+        amount = (level - previous) * len(above)
+        eligible = tuple([pos for pos in above if live[pos]])
+        above = [pos for pos in above if contributions[pos] > level]
         previous = level
         if not eligible:
             if pots:
-                pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+                pots[-1] = (pots[-1][0] + amount, pots[-1][1])
             else:
                 orphan += amount
-        elif pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        elif pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
         else:
-            pots.append(Pot(amount + orphan, eligible))
+            pots.append((amount + orphan, eligible))
             orphan = 0
     if orphan:
         # Nobody live at all: the caller decides (the table never asks for this).
-        pots.append(Pot(orphan, ()))
+        pots.append((orphan, ()))
     return pots
 
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import repeat, starmap
 from typing import Any
 
 from engine._aliases import K, L, P, R, S, V
-from engine._table_rules import LEVEL_NAMES, deck_for_hand, full_deck, lowest_rank, opening_cards
+from engine._rank_core import display_order
+from engine._table_rules import LEVEL_NAMES, best_five, deck_for_hand, full_deck, lowest_rank, opening_cards
 from engine._table_view import SeatView, TableView
 from engine.actions import Action, ActionKind, BetSizes, LegalAction
-from engine.cards import Card
+from engine.cards import Card, deck
 from engine.errors import EngineError
 from engine.events import (
     ActionTaken,
@@ -50,8 +51,8 @@ from engine.events import (
     StreetStarted,
 )
 from engine.options import TableOptions
-from engine.pots import build_pots, split
-from engine.ranking import HandValue, beats, fast_evaluator, value_of_five, winners_from_strengths
+from engine.pots import layers, split
+from engine.ranking import beats, category_of, fast_evaluator, winners_from_strengths
 
 __all__ = ["LegalAction", "SeatView", "Table", "TableView"]
 
@@ -67,6 +68,7 @@ _SERVITO = LegalAction(K.SERVITO)
 
 
 _LEGAL_CACHE: dict[tuple[str, int, int], LegalAction] = {}
+_CARD_BY_CODE = {card.code: card for card in deck(52)}  # the same objects as ``Card.from_code``
 
 
 def _legal_action(kind: ActionKind, low: int, high: int) -> LegalAction:
@@ -135,6 +137,8 @@ class Table:
         n = self._n
         self._street: Street | None = None
         self._order: list[int] = []
+        self._ring: list[int] = []  # the order twice
+        self._dealt: list[int] = []  # the same seats in seat order (pots list their seats so)
         self._pos: dict[int, int] = {}
         self._in_hand = [False] * n
         self._folded = [True] * n
@@ -280,13 +284,16 @@ class Table:
         """Seats dealt in next hand, and (seat, debt) of those who cannot pay a paròl debt."""
         playing: list[int] = []
         skipped: list[tuple[int, int]] = []
+        stack, sitting_out = self._stack, self._sitting_out
+        debts = bool(self._parol_target)  # debts only exist after a paròl pot
         for seat, pid in enumerate(self._pid):
-            if pid is None or self._sitting_out[seat] or self._stack[seat] <= 0:
+            if pid is None or sitting_out[seat] or stack[seat] <= 0:
                 continue
-            debt = self._debt_of(pid)
-            if debt and self._stack[seat] < debt:
-                skipped.append((seat, debt))
-                continue
+            if debts:
+                debt = self._debt_of(pid)
+                if debt and stack[seat] < debt:
+                    skipped.append((seat, debt))
+                    continue
             playing.append(seat)
         return playing, skipped
 
@@ -333,11 +340,21 @@ class Table:
         n = self._n
         # ``playing`` is in seat order, so clockwise from a seat is a rotation of it.
         previous = self._dealer if self._dealer is not None else n - 1
-        dealer = next((s for s in playing if s > previous), playing[0])
+        dealer = playing[0]
+        for s in playing:
+            if s > previous:
+                dealer = s
+                break
         self._dealer = dealer
         self._hand_number += 1
-        cut = next((i for i, s in enumerate(playing) if s > dealer), len(playing))
+        cut = len(playing)
+        for i, s in enumerate(playing):
+            if s > dealer:
+                cut = i
+                break
         order = self._order = playing[cut:] + playing[:cut]
+        self._ring = order + order  # clockwise from any seat: a slice of it
+        self._dealt = playing
         self._pos = {s: i for i, s in enumerate(order)}
         in_hand, folded = self._in_hand, self._folded
         for s in order:
@@ -351,7 +368,7 @@ class Table:
             HandStarted(
                 self._hand_number,
                 pids[dealer] or 0,
-                tuple(pids[s] or 0 for s in self._order),
+                tuple([pids[s] or 0 for s in order]),
                 size,
                 self._level if variant is V.ITALIANA else None,
                 self._carried,
@@ -505,12 +522,13 @@ class Table:
             self._end_round(events)
 
     def _open_round(self, preserve_bets: bool = False) -> None:
-        for s in self._order:
-            self._acted[s] = False
-            self._seen[s] = 0
+        order, acted, seen, bet = self._order, self._acted, self._seen, self._bet
+        for s in order:
+            acted[s] = False
+            seen[s] = 0
             if not preserve_bets:
-                self._bet[s] = 0
-        self._cur_bet = max(self._bet[s] for s in self._order) if preserve_bets else 0
+                bet[s] = 0
+        self._cur_bet = max([bet[s] for s in order]) if preserve_bets else 0
         self._min_raise = self._bet_size()
         self._full_raises = 0
         self._round_bets = 1 if self._cur_bet else 0
@@ -529,13 +547,14 @@ class Table:
 
     def _shuffle(self, cards: list[Card], initial: bool = False) -> list[Card]:
         """A uniform random order: sorting by independent random floats (53 bits each, so a tie
-        is practically impossible) costs one C call per card instead of ``shuffle``'s Python
-        loop. Reshuffles are recorded so that a replay deals the same cards."""
+        is practically impossible) instead of ``shuffle``'s Python loop. The floats are drawn in
+        card order and the sort is stable, as ``sorted(cards, key=lambda _: random())`` would do,
+        but every step runs in C. Reshuffles are recorded so that a replay deals the same cards."""
         if not initial and self._replay_shuffles:
             cards = [Card.from_code(c) for c in self._replay_shuffles.pop(0)]
         else:
-            key = self._rng.random
-            cards = sorted(cards, key=lambda _card: key())
+            keys = list(starmap(self._rng.random, repeat((), len(cards))))
+            cards = list(map(cards.__getitem__, sorted(range(len(cards)), key=keys.__getitem__)))
         if not initial and self._record is not None:
             self._record["reshuffles"].append([c.code for c in cards])
         return cards
@@ -667,15 +686,17 @@ class Table:
     # ------------------------------------------------------------------ acting
 
     def act(self, action: Action) -> list[Event]:
-        """Apply one decision of the player to act, or refuse it with ``EngineError``."""
-        return self._act(action, voluntary=True)
+        """Apply one decision of the player to act, or refuse it with ``EngineError``.
 
-    def _act(self, action: Action, voluntary: bool) -> list[Event]:
-        if self._street is None:
+        Called for every decision, so the legal words are read from the cache ``legal_actions``
+        fills and a word of a betting round goes straight to ``_apply_bet``."""
+        street = self._street
+        if street is None:
             raise EngineError("Non c'è nessuna mano in corso.")
         seat = self._to_act
-        if seat is None or self._pid[seat] != action.player:
-            if action.player not in self._pid:
+        player = action.player
+        if seat is None or self._pid[seat] != player:
+            if player not in self._pid:
                 raise EngineError("Non sei seduto a questo tavolo.")
             raise EngineError("Non è il tuo turno.")
         kind = action.kind
@@ -684,7 +705,9 @@ class Table:
                 kind = ActionKind(kind)
             except ValueError:
                 raise EngineError(f"Non conosco la parola «{kind}».") from None
-        legal = self._legal_now(seat)
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal(seat)
         for match in legal:
             if match.kind is kind:
                 break
@@ -693,18 +716,22 @@ class Table:
             raise EngineError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
         amount = self._check_amount(seat, kind, match, action)
         cards: tuple[Card, ...] = ()
-        if self._street is S.CAMBIO:
+        if street is S.CAMBIO:
             cards = self._check_discards(seat, kind, action.cards)
         if kind is K.APRO:
             self._check_opening(seat)
         # Validated: mutate.
         record = self._record
         if record is not None:
-            record["ops"].append(["act", action.player, kind._value_, amount, [c.code for c in cards]])
-        if voluntary:
-            self._timeouts[seat] = 0
+            codes = [c.code for c in cards] if cards else []
+            record["ops"].append(["act", player, kind._value_, amount, codes])
+        self._timeouts[seat] = 0
         events: list[Event] = []
-        self._apply(seat, kind, amount, cards, events)
+        if street is S.BUIO or street is S.APERTURA or street is S.CAMBIO:
+            self._apply(seat, kind, amount, cards, events)
+        else:
+            self._legal_cache = None
+            self._apply_bet(seat, kind, amount, events)
         nxt = self._to_act
         if nxt is not None and self._sitting_out[nxt]:
             self._autoplay(events)
@@ -894,7 +921,7 @@ class Table:
         i = self._pos[after] + 1
         found: int | None = None
         able = 0
-        for t in order[i:] + order[:i]:  # clockwise from the seat after ``after``
+        for t in self._ring[i : i + len(order)]:  # clockwise from the seat after ``after``
             if folded[t] or stack[t] <= 0:
                 continue
             able += 1
@@ -905,27 +932,30 @@ class Table:
         return found
 
     def _apply_bet(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
+        bet, stack = self._bet, self._stack
         if kind is K.PASSO:
             self._folded[s] = True
             self._muck.extend(self._cards[s])
-            events.append(ActionTaken(self._pid[s] or 0, kind, 0, 0, self._bet[s], False))
-        elif kind is K.PAROL:
-            self._taken(s, kind, 0, 0, events)
-        elif kind is K.VEDO:
-            put = min(self._cur_bet - self._bet[s], self._stack[s])
-            self._pay(s, put)
-            self._taken(s, kind, put, put, events)
+            events.append(ActionTaken(self._pid[s] or 0, kind, 0, 0, bet[s], False))
         else:
-            facing = self._cur_bet - self._bet[s] if kind is K.RILANCIO else 0
-            self._pay(s, facing + amount)
-            self._cur_bet = self._bet[s]
-            if amount >= self._min_raise:
-                self._min_raise = max(amount, self._bet_size())
-                self._full_raises += 1
-                self._round_bets += 1
-            self._raise_rights = None
-            self._aggressor = s
-            self._taken(s, kind, amount, facing + amount, events)
+            if kind is K.PAROL:
+                put = 0
+            elif kind is K.VEDO:
+                amount = put = min(self._cur_bet - bet[s], stack[s])
+                self._pay(s, put)
+            else:
+                facing = self._cur_bet - bet[s] if kind is K.RILANCIO else 0
+                put = facing + amount
+                self._pay(s, put)
+                self._cur_bet = bet[s]
+                if amount >= self._min_raise:
+                    self._min_raise = max(amount, self._bet_size())
+                    self._full_raises += 1
+                    self._round_bets += 1
+                self._raise_rights = None
+                self._aggressor = s
+            all_in = stack[s] == 0 and not self._folded[s]
+            events.append(ActionTaken(self._pid[s] or 0, kind, amount, put, bet[s], all_in))
         self._acted[s] = True
         self._seen[s] = self._full_raises
         self._after_bet(s, events)
@@ -965,26 +995,32 @@ class Table:
         """Main pot and side pots (``pots.build_pots``); ``gathered`` leaves out this round's bets.
 
         Without an all-in player everyone still in contests everything: one pot, no layering.
+        Only the seats dealt in can hold chips or be live, so only they are looked at.
         """
         folded, stack = self._folded, self._stack
         committed = self._committed
         if gathered:
             committed = [c - b for c, b in zip(committed, self._bet, strict=True)]
-        if not any(stack[t] == 0 and not folded[t] for t in self._order):
+        dealt = self._dealt
+        for t in dealt:
+            if stack[t] == 0 and not folded[t]:
+                break
+        else:
             total = self._dead + sum(committed)
-            return [(total, tuple(t for t in range(self._n) if not folded[t]))] if total else []
-        live = [not f for f in folded]
-        return [(p.amount, p.eligible) for p in build_pots(committed, live, self._dead)]
+            return [(total, tuple([t for t in dealt if not folded[t]]))] if total else []
+        return layers(committed, [not f for f in folded], self._dead, dealt)
 
     def _end_round(self, events: list[Event]) -> None:
         self._return_uncalled(events)
+        bet = self._bet
         for t in self._order:
-            self._bet[t] = 0
+            bet[t] = 0
         self._to_act = None
-        events.append(PotUpdated(self._pot, tuple(amount for amount, _ in self._pots())))
+        pots = self._pots()
+        events.append(PotUpdated(self._pot, tuple([amount for amount, _ in pots])))
         street = self._street
         if self.options.variant is V.TEXAS:
-            self._next_texas_street(events)
+            self._next_texas_street(events, pots)
             return
         if street is S.PRIMO_GIRO:
             self._street = S.CAMBIO
@@ -1000,10 +1036,15 @@ class Table:
         ):
             self._carry_parol(events)
             return
-        self._showdown(events)
+        self._showdown(events, pots)
 
     def _able_to_bet(self) -> int:
-        return sum(1 for t in self._order if not self._folded[t] and self._stack[t] > 0)
+        folded, stack = self._folded, self._stack
+        able = 0
+        for t in self._order:
+            if not folded[t] and stack[t] > 0:
+                able += 1
+        return able
 
     def _start_second_round(self, events: list[Event]) -> None:
         self._street = S.SECONDO_GIRO
@@ -1023,7 +1064,9 @@ class Table:
         if self._to_act is None:
             self._showdown(events)
 
-    def _next_texas_street(self, events: list[Event]) -> None:
+    def _next_texas_street(self, events: list[Event], pots: list[tuple[int, tuple[int, ...]]]) -> None:
+        """Deal the next streets until someone can bet or the showdown; ``pots`` are those just
+        announced: no chip moves while the board is dealt out to players all-in."""
         while True:
             street = self._street
             if street is S.PREFLOP:
@@ -1033,12 +1076,15 @@ class Table:
             elif street is S.TURN:
                 nxt = S.RIVER
             else:
-                self._showdown(events)
+                self._showdown(events, pots)
                 return
             self._street = nxt
-            self._muck.append(self._stock.pop())
+            stock = self._stock
+            self._muck.append(stock.pop())
             count = 3 if nxt is S.FLOP else 1
-            new = [self._stock.pop() for _ in range(count)]
+            new = stock[-count:]  # the top ``count`` cards, in the order they are taken
+            new.reverse()
+            del stock[-count:]
             self._board.extend(new)
             events.append(StreetStarted(nxt, tuple(new)))
             self._open_round()
@@ -1203,16 +1249,18 @@ class Table:
         events.append(PotAwarded(0, amount, (self._pid[s] or 0,), (amount,), False))
         self._finish_hand(events, awarded=True)
 
-    def _showdown(self, events: list[Event]) -> None:
+    def _showdown(self, events: list[Event], pots: list[tuple[int, tuple[int, ...]]] | None = None) -> None:
+        """Value the live hands, award every pot, then show or muck in turn. ``pots`` are those the
+        end of the last betting round has just announced, when no chip has moved since."""
         self._street = S.SHOWDOWN
         self._to_act = None
         events.append(StreetStarted(S.SHOWDOWN))
-        order = self._order
-        live = [t for t in order if not self._folded[t]]
+        order, folded, pids, cards = self._order, self._folded, self._pid, self._cards
+        live = [t for t in order if not folded[t]]
         ranking = self._ranking
         evaluator = fast_evaluator(ranking, self._lowest)
         board_codes = [c.code for c in self._board]
-        codes_of = {t: [c.code for c in self._cards[t]] + board_codes for t in live}
+        codes_of = {t: [c.code for c in cards[t]] + board_codes for t in live}
         if len(board_codes) == 5:
             seven = evaluator.seven
             strengths = {t: seven(*codes) for t, codes in codes_of.items()}
@@ -1223,7 +1271,7 @@ class Table:
         awards: list[tuple[int, int, list[int], list[int]]] = []
         winning: set[int] = set()
         pos = self._pos
-        for index, (amount, eligible) in enumerate(self._pots()):
+        for index, (amount, eligible) in enumerate(self._pots() if pots is None else pots):
             if not eligible:
                 continue
             if len(eligible) == 1:
@@ -1238,35 +1286,43 @@ class Table:
             winning.update(seats)
         # Show order: the last aggressor, else the first still in left of the dealer; mucking.
         aggressor = self._aggressor
-        first = aggressor if aggressor is not None and not self._folded[aggressor] else live[0]
+        first = aggressor if aggressor is not None and not folded[aggressor] else live[0]
         start = live.index(first)
         shown: list[int] = []
         for t in live[start:] + live[:start]:
-            pid = self._pid[t] or 0
+            pid = pids[t] or 0
             mine = strengths[t]
-            if t in winning or not any(beats(other, mine, ranking, suits=suits) for other in shown):
+            if t in winning or not self._beaten(mine, shown, suits):
                 shown.append(mine)
-                value = self._best_five(codes_of[t], mine)
-                events.append(HandShown(pid, tuple(self._cards[t]), value.category.nome, value.cards))
+                name, best = self._shown_value(codes_of[t], mine)
+                events.append(HandShown(pid, tuple(cards[t]), name, best))
             else:
                 events.append(HandMucked(pid))
+        stack = self._stack
         for index, amount, seats, shares in awards:
             for t, share in zip(seats, shares, strict=True):
-                self._stack[t] += share
+                stack[t] += share
             self._pot -= amount
-            events.append(
-                PotAwarded(index, amount, tuple(self._pid[t] or 0 for t in seats), tuple(shares), True)
-            )
+            winners = tuple([pids[t] or 0 for t in seats])
+            events.append(PotAwarded(index, amount, winners, tuple(shares), True))
         self._finish_hand(events, awarded=True)
 
-    def _best_five(self, codes: list[int], target: int) -> HandValue:
-        """The value to show: with a board, the first five of the seven that make the strength
-        (the order of ``evaluate``, so the same five cards are shown)."""
-        ranking, low = self._ranking, self._lowest
+    def _beaten(self, mine: int, shown: list[int], suits: bool) -> bool:
+        """Whether a hand already shown beats this strength (then it may be mucked)."""
+        ranking = self._ranking
+        for other in shown:  # noqa: SIM110 (a plain loop: cheaper than ``any`` over a generator)
+            if beats(other, mine, ranking, suits=suits):
+                return True
+        return False
+
+    def _shown_value(self, codes: list[int], target: int) -> tuple[str, tuple[Card, ...]]:
+        """The category name and the five cards to show: with a board, the first five of the seven
+        that make the strength (the order of ``evaluate``, so the same five cards are shown).
+        What ``value_of_five`` would give, without building the ``HandValue``."""
         if len(codes) > 5:
-            five = fast_evaluator(ranking, low).five
-            codes = next(list(c) for c in combinations(codes, 5) if five(*c) == target)
-        return value_of_five(codes, target, ranking, low)
+            codes = best_five(codes, target, self._lowest)
+        shown = tuple(map(_CARD_BY_CODE.__getitem__, display_order(codes, self._lowest)))
+        return category_of(target, self._ranking).nome, shown
 
     def _void_hand(self, events: list[Event]) -> None:
         self._carry_over()
@@ -1313,22 +1369,19 @@ class Table:
         self._street = None
         self._to_act = None
         self._legal_cache = None
-        for seat, pid in enumerate(self._pid):
+        pids, stack, leaving = self._pid, self._stack, self._leaving
+        for seat, pid in enumerate(pids):
             if pid is None:
                 continue
-            if self._leaving[seat] or self._stack[seat] <= 0:
-                events.append(PlayerLeft(pid, seat, not self._leaving[seat]))
-                self._pid[seat] = None
-                self._stack[seat] = 0
-                self._leaving[seat] = False
+            if leaving[seat] or stack[seat] <= 0:
+                events.append(PlayerLeft(pid, seat, not leaving[seat]))
+                pids[seat] = None
+                stack[seat] = 0
+                leaving[seat] = False
                 self._sitting_out[seat] = False
                 self._timeouts[seat] = 0
-        events.append(
-            HandEnded(
-                self._hand_number,
-                tuple((pid, self._stack[s]) for s, pid in enumerate(self._pid) if pid is not None),
-            )
-        )
+        stacks = tuple([(pid, stack[s]) for s, pid in enumerate(pids) if pid is not None])
+        events.append(HandEnded(self._hand_number, stacks))
         if self._record is not None:
             self._record["end"] = self._snapshot()
 
