@@ -249,21 +249,26 @@ class Evaluator:
     def _init_italian(self) -> None:
         table = _italian_table(self.lowest_rank)
         k1, k2, k3, k4, k5 = _K[1:6]
+        # The colex weights of the first two and of the next two cards, summed in advance: two
+        # list look-ups replace two look-ups and an addition (which allocates a new int), about
+        # 15 % of a call. Nested lists, 3,600 entries each: small enough to stay in cache.
+        k12 = [[k1[x] + k2[y] for y in range(60)] for x in range(60)]
+        k34 = [[k3[x] + k4[y] for y in range(60)] for x in range(60)]
 
         def five_desc(
-            a: int, b: int, c: int, d: int, e: int, t: array[int] = table, k1: list[int] = k1,
-            k2: list[int] = k2, k3: list[int] = k3, k4: list[int] = k4, k5: list[int] = k5,
+            a: int, b: int, c: int, d: int, e: int, t: array[int] = table, k12: list[list[int]] = k12,
+            k34: list[list[int]] = k34, k5: list[int] = k5,
         ) -> int:  # fmt: skip
-            return t[k1[a] + k2[b] + k3[c] + k4[d] + k5[e]]
+            return t[k12[a][b] + k34[c][d] + k5[e]]
 
         def strength(codes: Sequence[int]) -> int:
             if len(codes) != 5:
                 raise ValueError("The Italian ranking values exactly five cards.")
             a, b, c, d, e = sorted(codes)  # ascending: the weights are applied the other way round
-            return table[k5[a] + k4[b] + k3[c] + k2[d] + k1[e]]
+            return table[k12[e][d] + k34[c][b] + k5[a]]
 
         def strengths(hands: Sequence[Sequence[int]]) -> list[int]:
-            return [table[k5[a] + k4[b] + k3[c] + k2[d] + k1[e]] for a, b, c, d, e in map(sorted, hands)]
+            return [table[k12[e][d] + k34[c][b] + k5[a]] for a, b, c, d, e in map(sorted, hands)]
 
         self.five_desc: Callable[[int, int, int, int, int], int] = five_desc
         self.strength: Callable[[Sequence[int]], int] = strength
