@@ -40,7 +40,7 @@ def _bilateral_four(cards: Sequence[Card], lowest_rank: int) -> tuple[Card, ...]
     """
     per_suit = [0, 0, 0, 0]
     for card in cards:
-        per_suit[card.code & 3] += 1
+        per_suit[card.suit] += 1
     if max(per_suit) < 4:
         return None
     by_suit: dict[int, dict[int, Card]] = {}
@@ -66,14 +66,16 @@ def opening_cards(
     the evaluator; the others take the fast strength (a table lookup), which tells a scala or a
     colore from a carta alta, and only a hand that qualifies by its category (doppia coppia and
     up) has its five cards put in display order.
+
+    Exactly one pair, the commonest hand, is told by its ranks alone: one rank fewer than cards,
+    and the sum of the ranks exceeds the sum of the distinct ranks by the pair's rank.
     """
-    by_rank: dict[int, list[Card]] = {}
-    for card in cards:
-        by_rank.setdefault(card.rank, []).append(card)
-    groups = [group for group in by_rank.values() if len(group) >= 2]
-    if len(groups) == 1 and len(groups[0]) == 2:
-        if groups[0][0].rank >= level:
-            return tuple(groups[0])
+    ranks = [card.rank for card in cards]
+    distinct = set(ranks)
+    if len(distinct) == len(ranks) - 1:
+        pair = sum(ranks) - sum(distinct)
+        if pair >= level:
+            return tuple([card for card in cards if card.rank == pair])
         return _bilateral_four(cards, lowest_rank)
     if len(cards) == 5:
         codes = [card.code for card in cards]

@@ -52,7 +52,7 @@ from engine.events import (
 )
 from engine.options import TableOptions
 from engine.pots import layers, split
-from engine.ranking import beats, category_of, fast_evaluator, winners_from_strengths
+from engine.ranking import Ranking, beats, category_of, fast_evaluator, winners_from_strengths
 
 __all__ = ["LegalAction", "SeatView", "Table", "TableView"]
 
@@ -65,6 +65,16 @@ _STATE_VERSION = 1
 _PASSO = LegalAction(K.PASSO)
 _PAROL = LegalAction(K.PAROL)
 _SERVITO = LegalAction(K.SERVITO)
+
+
+# The words, streets and limits the per-action paths compare against, as module globals: CPython
+# 3.11 reads a global several times faster than a class attribute such as ``K.PASSO``.
+_K_APRO, _K_BUIO, _K_CAMBIO, _K_CONTROBUIO = K.APRO, K.BUIO, K.CAMBIO, K.CONTROBUIO
+_K_PAROL, _K_PASSO, _K_PUNTO, _K_RILANCIO = K.PAROL, K.PASSO, K.PUNTO, K.RILANCIO
+_K_SERVITO, _K_VEDO = K.SERVITO, K.VEDO
+_S_APERTURA, _S_BUIO, _S_CAMBIO, _S_RIVER = S.APERTURA, S.BUIO, S.CAMBIO, S.RIVER
+_S_TURN = S.TURN
+_L_FISSO, _L_NOLIMIT = L.FISSO, L.NOLIMIT
 
 
 _LEGAL_CACHE: dict[tuple[str, int, int], LegalAction] = {}
@@ -111,6 +121,8 @@ class Table:
         self._options_dict = options.to_dict()
         self._limit = options.limit  # a property: read once
         self._draw_legal = (_SERVITO, LegalAction(K.CAMBIO, 1, options.max_draw))
+        # Players dealt in -> deck size, ranking, lowest rank and the deck in its natural order.
+        self._decks: dict[int, tuple[int, Ranking, int, tuple[Card, ...]]] = {}
         self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         n = options.max_seats
         self._n = n
@@ -151,6 +163,7 @@ class Table:
         self._seen = [0] * n
         self._drawn: list[int | None] = [None] * n
         self._draw_req: dict[int, tuple[Card, ...]] = {}
+        self._draw_kept: dict[int, list[Card]] = {}  # seat -> hand without the requested discards
         self._dead = 0
         self._pot = 0
         self._to_act: int | None = None
@@ -308,13 +321,16 @@ class Table:
         playing, skipped = self._participants()
         if len(playing) < 2:
             raise EngineError("Servono almeno 2 giocatori in gioco per dare le carte.")
-        size, ranking = deck_for_hand(self.options, len(playing))
-        ordered = list(full_deck(size))
+        plan = self._decks.get(len(playing))
+        if plan is None:  # ``deck_for_hand`` depends on the options and the players only
+            size, ranking = deck_for_hand(self.options, len(playing))
+            plan = (size, ranking, lowest_rank(size), full_deck(size))
+        size, ranking, low, natural = plan
+        ordered = list(natural)
         if deck is not None:
             given = list(deck)
             if len(set(given)) != len(given):
                 raise EngineError("Il mazzo indicato contiene una carta due volte.")
-            low = lowest_rank(size)
             for card in given:
                 if card.rank < low:
                     raise EngineError(f"La carta {card} non fa parte del mazzo da {size} carte.")
@@ -322,6 +338,7 @@ class Table:
             rest = [c for c in ordered if c not in taken]
             ordered = given + rest
         # Validated: from here on the hand starts.
+        self._decks[len(playing)] = plan  # kept from here on: a refused request changes nothing
         start_state = self._snapshot()
         if deck is None:
             ordered = self._shuffle(ordered, initial=True)
@@ -334,7 +351,7 @@ class Table:
             "ops": [],
             "end": None,
         }
-        self._deck_size, self._ranking, self._lowest = size, ranking, lowest_rank(size)
+        self._deck_size, self._ranking, self._lowest = size, ranking, low
         self._stock = ordered[::-1]
         # Dealer: one seat clockwise among those dealt in, void hands included.
         n = self._n
@@ -435,12 +452,13 @@ class Table:
             self._dead += self._carried
             self._pot += self._carried
             self._carried = 0
-        for s in self._order:
-            pid = self._pid[s] or 0
-            debt = self._debt_of(pid)
-            if debt:
-                self._post_dead(s, debt, P.DEBITO, events)
-                self._debt_paid[s] = debt
+        if self._parol_target:  # debts only exist after a paròl pot
+            for s in self._order:
+                pid = self._pid[s] or 0
+                debt = self._debt_of(pid)
+                if debt:
+                    self._post_dead(s, debt, P.DEBITO, events)
+                    self._debt_paid[s] = debt
         skip_invito, self._no_invito = self._no_invito, False  # only the hand right after a paròl
         if not skip_invito:
             dealer = self._dealer
@@ -539,7 +557,7 @@ class Table:
     def _bet_size(self) -> int:
         """The minimum bet; the fixed bet in fixed limit (big bet on turn and river)."""
         cip = self.options.cip
-        if self._limit is L.FISSO and self._street in (S.TURN, S.RIVER):
+        if self._limit is _L_FISSO and self._street in (_S_TURN, _S_RIVER):
             return 2 * cip
         return cip
 
@@ -593,21 +611,22 @@ class Table:
 
     def _legal(self, s: int) -> tuple[LegalAction, ...]:
         street = self._street
-        if street is S.BUIO:
+        if street is _S_BUIO:
             assert self._ask is not None
             what = self._ask[1]
             amount = self._ask_amount()
             if what == "buio":
-                return (_legal_action(K.BUIO, amount, amount), _PASSO)
+                return (_legal_action(_K_BUIO, amount, amount), _PASSO)
             if what == "controbuio":
-                return (_legal_action(K.CONTROBUIO, amount, amount), _PASSO)
-            return (_legal_action(K.VEDO, amount, amount), _PASSO)
-        if street is S.APERTURA:
+                return (_legal_action(_K_CONTROBUIO, amount, amount), _PASSO)
+            return (_legal_action(_K_VEDO, amount, amount), _PASSO)
+        if street is _S_APERTURA:
             stack = self._stack[s]
-            low = min(self.options.cip, stack)
-            high = max(low, min(self._pot, stack))
-            return (_legal_action(K.APRO, low, high), _PASSO)
-        if street is S.CAMBIO:
+            cip, pot = self.options.cip, self._pot
+            low = cip if cip < stack else stack
+            high = pot if pot < stack else stack
+            return (_legal_action(_K_APRO, low, high if high > low else low), _PASSO)
+        if street is _S_CAMBIO:
             return self._draw_legal
         return self._betting_legal(s)
 
@@ -623,19 +642,18 @@ class Table:
 
     def _betting_legal(self, s: int) -> tuple[LegalAction, ...]:
         stack = self._stack[s]
-        facing = self._cur_bet - self._bet[s]
+        cur = self._cur_bet
+        facing = cur - self._bet[s]
         if facing > 0:
-            call = min(facing, stack)
-            vedo = _legal_action(K.VEDO, call, call)
-            r = self._raise_range(s, facing)
-            if r is None:
-                return (_PASSO, vedo)
-            return (_PASSO, vedo, _legal_action(K.RILANCIO, r[0], r[1]))
-        if self._cur_bet == 0:
-            b = self._bet_range(s)
-            return (_PAROL,) if b is None else (_PAROL, _legal_action(K.PUNTO, b[0], b[1]))
-        r = self._raise_range(s, 0)
-        return (_PAROL,) if r is None else (_PAROL, _legal_action(K.RILANCIO, r[0], r[1]))
+            call = facing if facing < stack else stack
+            vedo = _legal_action(_K_VEDO, call, call)
+            raise_ = self._raise_legal(s, stack, facing)
+            return (_PASSO, vedo) if raise_ is None else (_PASSO, vedo, raise_)
+        if cur == 0:
+            bet = self._bet_legal(s, stack)
+            return (_PAROL,) if bet is None else (_PAROL, bet)
+        raise_ = self._raise_legal(s, stack, 0)
+        return (_PAROL,) if raise_ is None else (_PAROL, raise_)
 
     def _others_can_act(self, s: int) -> bool:
         """A bet or raise is offered only if someone else could put in more than the current bet
@@ -647,41 +665,53 @@ class Table:
                 return True
         return False
 
-    def _bet_range(self, s: int) -> tuple[int, int] | None:
-        stack = self._stack[s]
+    def _bet_legal(self, s: int, stack: int) -> LegalAction | None:
+        """The ``punto`` range of seat ``s`` holding ``stack``, if he may bet."""
         if stack <= 0 or not self._others_can_act(s):
             return None
         size = self._bet_size()
         if stack <= size:
-            return stack, stack
+            return _legal_action(_K_PUNTO, stack, stack)
         limit = self._limit
-        if limit is L.FISSO:
-            return size, size
-        high = stack if limit is L.NOLIMIT else min(stack, self._pot)
-        return size, max(size, high)
+        if limit is _L_FISSO:
+            return _legal_action(_K_PUNTO, size, size)
+        if limit is _L_NOLIMIT:
+            high = stack
+        else:
+            pot = self._pot
+            high = pot if pot < stack else stack
+        return _legal_action(_K_PUNTO, size, high if high > size else size)
 
-    def _raise_range(self, s: int, facing: int) -> tuple[int, int] | None:
-        stack = self._stack[s]
+    def _raise_legal(self, s: int, stack: int, facing: int) -> LegalAction | None:
+        """The ``rilancio`` range of seat ``s`` holding ``stack`` and facing ``facing``, if he may
+        raise (the amount is the raise over the call)."""
         avail = stack - facing
         if avail <= 0:
             return None
-        if self._raise_rights is not None and s not in self._raise_rights:
+        rights = self._raise_rights
+        if rights is not None and s not in rights:
             return None
         if self._acted[s] and self._seen[s] == self._full_raises:
             return None  # no full raise since he acted: a short all-in does not reopen
         if not self._others_can_act(s):
             return None
         limit = self._limit
-        if limit is L.FISSO:
+        if limit is _L_FISSO:
             if self._round_bets >= 4:
                 return None
             size = self._bet_size()
-            return (avail, avail) if avail <= size else (size, size)
+            if avail < size:
+                size = avail
+            return _legal_action(_K_RILANCIO, size, size)
         low = self._min_raise
         if avail <= low:
-            return avail, avail
-        high = avail if limit is L.NOLIMIT else min(avail, self._pot + facing)
-        return low, max(low, high)
+            return _legal_action(_K_RILANCIO, avail, avail)
+        if limit is _L_NOLIMIT:
+            high = avail
+        else:
+            cap = self._pot + facing
+            high = cap if cap < avail else avail
+        return _legal_action(_K_RILANCIO, low, high if high > low else low)
 
     # ------------------------------------------------------------------ acting
 
@@ -716,21 +746,27 @@ class Table:
             raise EngineError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
         amount = self._check_amount(seat, kind, match, action)
         cards: tuple[Card, ...] = ()
-        if street is S.CAMBIO:
-            cards = self._check_discards(seat, kind, action.cards)
-        if kind is K.APRO:
+        codes: list[int] | None = None
+        kept: list[Card] | None = None
+        if street is _S_CAMBIO:
+            cards, codes, kept = self._check_discards(seat, kind, action.cards)
+        if kind is _K_APRO:
             self._check_opening(seat)
         # Validated: mutate.
         record = self._record
         if record is not None:
-            codes = [c.code for c in cards] if cards else []
-            record["ops"].append(["act", player, kind._value_, amount, codes])
+            record["ops"].append(["act", player, kind._value_, amount, codes or []])
         self._timeouts[seat] = 0
         events: list[Event] = []
-        if street is S.BUIO or street is S.APERTURA or street is S.CAMBIO:
-            self._apply(seat, kind, amount, cards, events)
+        self._legal_cache = None
+        # ``_apply``'s dispatch without a second call.
+        if street is _S_CAMBIO:
+            self._apply_draw(seat, cards, events, kept)
+        elif street is _S_APERTURA:
+            self._apply_opening(seat, kind, amount, events)
+        elif street is _S_BUIO:
+            self._apply_buio(seat, kind, events)
         else:
-            self._legal_cache = None
             self._apply_bet(seat, kind, amount, events)
         nxt = self._to_act
         if nxt is not None and self._sitting_out[nxt]:
@@ -738,9 +774,9 @@ class Table:
         return events
 
     def _check_amount(self, seat: int, kind: ActionKind, match: LegalAction, action: Action) -> int:
-        if kind in (K.PASSO, K.PAROL, K.SERVITO, K.CAMBIO):
+        if kind is _K_PASSO or kind is _K_PAROL or kind is _K_SERVITO or kind is _K_CAMBIO:
             return 0
-        if kind in (K.VEDO, K.BUIO, K.CONTROBUIO):
+        if kind is _K_VEDO or kind is _K_BUIO or kind is _K_CONTROBUIO:
             if action.amount is not None and action.amount != match.min:
                 raise EngineError(f"L'importo è fisso: {_chips(match.min)}.")
             return match.min
@@ -750,23 +786,27 @@ class Table:
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise EngineError("L'importo deve essere un numero intero di fiches.")
         if amount < match.min:
-            if kind is K.RILANCIO:
+            if kind is _K_RILANCIO:
                 raise EngineError(f"Troppo poco: il rilancio minimo è di {_chips(match.min)}.")
             raise EngineError(f"Troppo poco: la puntata minima è di {_chips(match.min)}.")
         if amount > match.max:
             facing = self._cur_bet - self._bet[seat]
-            if amount + (facing if kind is K.RILANCIO else 0) > self._stack[seat]:
+            if amount + (facing if kind is _K_RILANCIO else 0) > self._stack[seat]:
                 raise EngineError(f"Non hai abbastanza fiches: ne hai {self._stack[seat]}.")
-            if self._limit is L.FISSO:
+            if self._limit is _L_FISSO:
                 raise EngineError(f"A limite fisso l'importo è {_chips(match.max)}.")
             raise EngineError(f"Troppo: al massimo puoi mettere {_chips(match.max)} (il limite del piatto).")
         return amount
 
-    def _check_discards(self, seat: int, kind: ActionKind, cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        if kind is K.SERVITO:
+    def _check_discards(
+        self, seat: int, kind: ActionKind, cards: tuple[Card, ...]
+    ) -> tuple[tuple[Card, ...], list[int], list[Card]]:
+        """The discards, their codes (for the record) and the cards he keeps, in hand order (for
+        ``_deal_draw``): worked out once here, where the codes of his hand are at hand anyway."""
+        if kind is _K_SERVITO:
             if cards:
                 raise EngineError("Servito vuol dire che non cambi carte: non indicarne.")
-            return ()
+            return (), [], []
         if not cards:
             raise EngineError("Indica le carte che vuoi cambiare.")
         codes = [card.code for card in cards]  # cards compare by value: their codes do it in C
@@ -775,11 +815,13 @@ class Table:
         limit = self.options.max_draw
         if len(cards) > limit:
             raise EngineError(f"Puoi cambiare al massimo {limit} carte.")
-        hand = [card.code for card in self._cards[seat]]
+        hand = self._cards[seat]
+        hand_codes = [card.code for card in hand]
         for card, code in zip(cards, codes, strict=True):
-            if code not in hand:
+            if code not in hand_codes:
                 raise EngineError(f"Non hai il {card} in mano.")
-        return tuple(cards)
+        kept = [card for card, code in zip(hand, hand_codes, strict=True) if code not in codes]
+        return tuple(cards), codes, kept
 
     def _check_opening(self, seat: int) -> None:
         found = opening_cards(self._cards[seat], self._level, self._ranking, self._lowest)
@@ -879,12 +921,10 @@ class Table:
     # ------------------------------------------------------------------ opening (italiana)
 
     def _next_to_open(self, after: int) -> int | None:
-        order = self._order
-        n = len(order)
-        i = self._pos[after]
-        for k in range(1, n + 1):
-            s = order[(i + k) % n]
-            if not self._folded[s] and not self._acted[s] and self._stack[s] > 0:
+        folded, acted, stack = self._folded, self._acted, self._stack
+        i = self._pos[after] + 1
+        for s in self._ring[i : i + len(self._order)]:  # clockwise from the seat after ``after``
+            if not folded[s] and not acted[s] and stack[s] > 0:
                 return s
         return None
 
@@ -933,27 +973,36 @@ class Table:
 
     def _apply_bet(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
         bet, stack = self._bet, self._stack
-        if kind is K.PASSO:
+        if kind is _K_PASSO:
             self._folded[s] = True
             self._muck.extend(self._cards[s])
             events.append(ActionTaken(self._pid[s] or 0, kind, 0, 0, bet[s], False))
         else:
-            if kind is K.PAROL:
+            if kind is _K_PAROL:
                 put = 0
-            elif kind is K.VEDO:
-                amount = put = min(self._cur_bet - bet[s], stack[s])
-                self._pay(s, put)
             else:
-                facing = self._cur_bet - bet[s] if kind is K.RILANCIO else 0
-                put = facing + amount
-                self._pay(s, put)
-                self._cur_bet = bet[s]
-                if amount >= self._min_raise:
-                    self._min_raise = max(amount, self._bet_size())
-                    self._full_raises += 1
-                    self._round_bets += 1
-                self._raise_rights = None
-                self._aggressor = s
+                if kind is _K_VEDO:
+                    put = self._cur_bet - bet[s]
+                    if stack[s] < put:
+                        put = stack[s]
+                    amount = put
+                else:
+                    put = amount + (self._cur_bet - bet[s] if kind is _K_RILANCIO else 0)
+                # ``_pay``, inline: every call and bet goes through here.
+                stack[s] -= put
+                bet[s] += put
+                self._committed[s] += put
+                self._put[s] += put
+                self._pot += put
+                if kind is not _K_VEDO:
+                    self._cur_bet = bet[s]
+                    if amount >= self._min_raise:
+                        size = self._bet_size()
+                        self._min_raise = amount if amount > size else size
+                        self._full_raises += 1
+                        self._round_bets += 1
+                    self._raise_rights = None
+                    self._aggressor = s
             all_in = stack[s] == 0 and not self._folded[s]
             events.append(ActionTaken(self._pid[s] or 0, kind, amount, put, bet[s], all_in))
         self._acted[s] = True
@@ -1096,17 +1145,21 @@ class Table:
     # ------------------------------------------------------------------ draw
 
     def _next_to_draw(self, after: int) -> int | None:
-        order = self._order
-        n = len(order)
-        i = self._pos[after]
-        for k in range(1, n + 1):
-            t = order[(i + k) % n]
-            if not self._folded[t] and t not in self._draw_req:
+        folded, draw_req = self._folded, self._draw_req
+        i = self._pos[after] + 1
+        for t in self._ring[i : i + len(self._order)]:  # clockwise from the seat after ``after``
+            if not folded[t] and t not in draw_req:
                 return t
         return None
 
-    def _apply_draw(self, s: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+    def _apply_draw(
+        self, s: int, cards: tuple[Card, ...], events: list[Event], kept: list[Card] | None = None
+    ) -> None:
+        """A draw request; ``kept`` (his hand without ``cards``) is required when there are discards."""
         self._draw_req[s] = cards
+        if cards:
+            assert kept is not None
+            self._draw_kept[s] = kept
         self._drawn[s] = len(cards)
         pid = self._pid[s] or 0
         events.append(
@@ -1158,10 +1211,10 @@ class Table:
         available: dict[int, list[Card]] = {}  # discards of the players fully served
         waiting: dict[int, list[Card]] = {}  # discards on the table of players still owed cards
         received: dict[int, list[Card]] = {t: [] for t, _ in requests}
+        draw_kept = self._draw_kept
         for t, discards in requests:
             if discards:
-                gone = {c.code for c in discards}
-                self._cards[t] = [c for c in self._cards[t] if c.code not in gone]
+                self._cards[t] = draw_kept[t]
         for t, discards in requests:
             if not discards:
                 continue
