@@ -3,6 +3,10 @@
 ``EnumType`` defines ``__getattr__``, which routes every ``Street.FLOP`` through a slow attribute
 hook (about ten times a plain class attribute); the table and the simulator's random player name
 streets and words many times per action. One place for these aliases, typed like the enums.
+
+The hottest paths (the table's per-action code, the random player) name members through the
+module constants below instead: a module global, once imported, is read several times faster
+than a class attribute in CPython 3.11.
 """
 
 from __future__ import annotations
@@ -12,7 +16,32 @@ from engine.events import PostKind, Street
 from engine.options import Limit, Variant
 from engine.ranking import Ranking
 
-__all__ = ["K", "L", "P", "R", "S", "V"]
+__all__ = [
+    "K_APRO",
+    "K_BUIO",
+    "K_CAMBIO",
+    "K_CONTROBUIO",
+    "K_PAROL",
+    "K_PASSO",
+    "K_PUNTO",
+    "K_RILANCIO",
+    "K_SERVITO",
+    "K_VEDO",
+    "L_FISSO",
+    "L_NOLIMIT",
+    "S_APERTURA",
+    "S_BUIO",
+    "S_CAMBIO",
+    "S_RIVER",
+    "S_SECONDO_GIRO",
+    "S_TURN",
+    "K",
+    "L",
+    "P",
+    "R",
+    "S",
+    "V",
+]
 
 
 class K:
@@ -64,3 +93,24 @@ class P:
 class R:
     ITALIANA = Ranking.ITALIANA
     INTERNAZIONALE = Ranking.INTERNAZIONALE
+
+
+# Module constants for the hottest paths (module doc).
+K_APRO = K.APRO
+K_BUIO = K.BUIO
+K_CAMBIO = K.CAMBIO
+K_CONTROBUIO = K.CONTROBUIO
+K_PAROL = K.PAROL
+K_PASSO = K.PASSO
+K_PUNTO = K.PUNTO
+K_RILANCIO = K.RILANCIO
+K_SERVITO = K.SERVITO
+K_VEDO = K.VEDO
+L_FISSO = L.FISSO
+L_NOLIMIT = L.NOLIMIT
+S_APERTURA = S.APERTURA
+S_BUIO = S.BUIO
+S_CAMBIO = S.CAMBIO
+S_RIVER = S.RIVER
+S_SECONDO_GIRO = S.SECONDO_GIRO
+S_TURN = S.TURN

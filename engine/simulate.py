@@ -46,7 +46,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from engine._aliases import K
+from engine._aliases import (
+    K_APRO,
+    K_BUIO,
+    K_CAMBIO,
+    K_CONTROBUIO,
+    K_PUNTO,
+    K_RILANCIO,
+    K_VEDO,
+    S_APERTURA,
+    S_BUIO,
+    S_CAMBIO,
+    S_SECONDO_GIRO,
+    K,
+)
 from engine._table_rules import deck_for_hand
 from engine.actions import Action, ActionKind, LegalAction
 from engine.cards import Card, Suit, deck, lowest_rank_for_deck
@@ -68,7 +81,6 @@ from engine.events import (
     PotAwarded,
     PotCarried,
     StackReleased,
-    Street,
 )
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.table import Table
@@ -82,12 +94,6 @@ PREPARED_EVERY = 25  # about one hand in this many deals the scala-reale cycle (
 
 
 _ITALIANA = Variant.ITALIANA
-# Streets and words as plain module constants for ``RandomPolicy.choose`` (see ``engine._aliases``).
-_BUIO, _APERTURA, _CAMBIO = Street.BUIO, Street.APERTURA, Street.CAMBIO
-_SECONDO_GIRO = Street.SECONDO_GIRO
-_W_APRO, _W_VEDO, _W_RILANCIO = ActionKind.APRO, ActionKind.VEDO, ActionKind.RILANCIO
-_W_PUNTO, _W_CAMBIO = ActionKind.PUNTO, ActionKind.CAMBIO
-_W_BUIO, _W_CONTROBUIO = ActionKind.BUIO, ActionKind.CONTROBUIO
 
 
 class _Plain:
@@ -149,50 +155,50 @@ class RandomPolicy:
         street = table.street
         rng = self.rng
         r = rng.random()
-        if street is _BUIO:
+        if street is S_BUIO:
             if r < 0.45 or self.cautious:
                 for la in legal:
                     kind = la.kind
-                    if kind is _W_BUIO or kind is _W_CONTROBUIO or kind is _W_VEDO:
+                    if kind is K_BUIO or kind is K_CONTROBUIO or kind is K_VEDO:
                         return Action(player, kind, la.min)
             return plain.passo
-        if street is _APERTURA:
+        if street is S_APERTURA:
             if r < 0.6 or self.cautious:
                 for la in legal:
-                    if la.kind is _W_APRO:
-                        return Action(player, _W_APRO, self.amount(la))
+                    if la.kind is K_APRO:
+                        return Action(player, K_APRO, self.amount(la))
                 raise KeyError(K.APRO)  # as a missing key of the legal words would
             return plain.passo
-        if street is _CAMBIO:
+        if street is S_CAMBIO:
             cambio = None
             for la in legal:
-                if la.kind is _W_CAMBIO:
+                if la.kind is K_CAMBIO:
                     cambio = la
             if cambio is None or r < 0.25 or self.cautious:
                 return plain.servito
             hand = table.cards_of(player)
             count = rng.randint(cambio.min, min(cambio.max, len(hand)))
-            return Action(player, _W_CAMBIO, cards=tuple(rng.sample(hand, count)))
+            return Action(player, K_CAMBIO, cards=tuple(rng.sample(hand, count)))
         # Betting: at most three words, read in one pass.
         facing = False
         raise_ = bet = None
         for la in legal:
             kind = la.kind
-            if kind is _W_VEDO:
+            if kind is K_VEDO:
                 facing = True
-            elif kind is _W_RILANCIO:
+            elif kind is K_RILANCIO:
                 raise_ = la
-            elif kind is _W_PUNTO:
+            elif kind is K_PUNTO:
                 bet = la
         if facing:
             if r < 0.22 and not self.cautious:
                 return plain.passo
             if raise_ is not None and r > 0.72:
-                return Action(player, _W_RILANCIO, self.amount(raise_))
+                return Action(player, K_RILANCIO, self.amount(raise_))
             return plain.vedo
         if bet is None:
             bet = raise_
-        if street is _SECONDO_GIRO and table.options.variant is _ITALIANA:
+        if street is S_SECONDO_GIRO and table.options.variant is _ITALIANA:
             check_bias = 0.8
         else:
             check_bias = 0.55

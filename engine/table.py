@@ -14,7 +14,30 @@ from collections.abc import Sequence
 from itertools import repeat, starmap
 from typing import Any
 
-from engine._aliases import K, L, P, R, S, V
+from engine._aliases import (
+    K_APRO,
+    K_BUIO,
+    K_CAMBIO,
+    K_CONTROBUIO,
+    K_PAROL,
+    K_PASSO,
+    K_PUNTO,
+    K_RILANCIO,
+    K_SERVITO,
+    K_VEDO,
+    L_FISSO,
+    L_NOLIMIT,
+    S_APERTURA,
+    S_BUIO,
+    S_CAMBIO,
+    S_RIVER,
+    S_TURN,
+    K,
+    P,
+    R,
+    S,
+    V,
+)
 from engine._rank_core import display_order
 from engine._table_rules import LEVEL_NAMES, best_five, deck_for_hand, full_deck, lowest_rank, opening_cards
 from engine._table_view import SeatView, TableView
@@ -65,16 +88,6 @@ _STATE_VERSION = 1
 _PASSO = LegalAction(K.PASSO)
 _PAROL = LegalAction(K.PAROL)
 _SERVITO = LegalAction(K.SERVITO)
-
-
-# The words, streets and limits the per-action paths compare against, as module globals: CPython
-# 3.11 reads a global several times faster than a class attribute such as ``K.PASSO``.
-_K_APRO, _K_BUIO, _K_CAMBIO, _K_CONTROBUIO = K.APRO, K.BUIO, K.CAMBIO, K.CONTROBUIO
-_K_PAROL, _K_PASSO, _K_PUNTO, _K_RILANCIO = K.PAROL, K.PASSO, K.PUNTO, K.RILANCIO
-_K_SERVITO, _K_VEDO = K.SERVITO, K.VEDO
-_S_APERTURA, _S_BUIO, _S_CAMBIO, _S_RIVER = S.APERTURA, S.BUIO, S.CAMBIO, S.RIVER
-_S_TURN = S.TURN
-_L_FISSO, _L_NOLIMIT = L.FISSO, L.NOLIMIT
 
 
 _LEGAL_CACHE: dict[tuple[str, int, int], LegalAction] = {}
@@ -557,7 +570,7 @@ class Table:
     def _bet_size(self) -> int:
         """The minimum bet; the fixed bet in fixed limit (big bet on turn and river)."""
         cip = self.options.cip
-        if self._limit is _L_FISSO and self._street in (_S_TURN, _S_RIVER):
+        if self._limit is L_FISSO and self._street in (S_TURN, S_RIVER):
             return 2 * cip
         return cip
 
@@ -611,22 +624,22 @@ class Table:
 
     def _legal(self, s: int) -> tuple[LegalAction, ...]:
         street = self._street
-        if street is _S_BUIO:
+        if street is S_BUIO:
             assert self._ask is not None
             what = self._ask[1]
             amount = self._ask_amount()
             if what == "buio":
-                return (_legal_action(_K_BUIO, amount, amount), _PASSO)
+                return (_legal_action(K_BUIO, amount, amount), _PASSO)
             if what == "controbuio":
-                return (_legal_action(_K_CONTROBUIO, amount, amount), _PASSO)
-            return (_legal_action(_K_VEDO, amount, amount), _PASSO)
-        if street is _S_APERTURA:
+                return (_legal_action(K_CONTROBUIO, amount, amount), _PASSO)
+            return (_legal_action(K_VEDO, amount, amount), _PASSO)
+        if street is S_APERTURA:
             stack = self._stack[s]
             cip, pot = self.options.cip, self._pot
             low = cip if cip < stack else stack
             high = pot if pot < stack else stack
-            return (_legal_action(_K_APRO, low, high if high > low else low), _PASSO)
-        if street is _S_CAMBIO:
+            return (_legal_action(K_APRO, low, high if high > low else low), _PASSO)
+        if street is S_CAMBIO:
             return self._draw_legal
         return self._betting_legal(s)
 
@@ -646,7 +659,7 @@ class Table:
         facing = cur - self._bet[s]
         if facing > 0:
             call = facing if facing < stack else stack
-            vedo = _legal_action(_K_VEDO, call, call)
+            vedo = _legal_action(K_VEDO, call, call)
             raise_ = self._raise_legal(s, stack, facing)
             return (_PASSO, vedo) if raise_ is None else (_PASSO, vedo, raise_)
         if cur == 0:
@@ -671,16 +684,16 @@ class Table:
             return None
         size = self._bet_size()
         if stack <= size:
-            return _legal_action(_K_PUNTO, stack, stack)
+            return _legal_action(K_PUNTO, stack, stack)
         limit = self._limit
-        if limit is _L_FISSO:
-            return _legal_action(_K_PUNTO, size, size)
-        if limit is _L_NOLIMIT:
+        if limit is L_FISSO:
+            return _legal_action(K_PUNTO, size, size)
+        if limit is L_NOLIMIT:
             high = stack
         else:
             pot = self._pot
             high = pot if pot < stack else stack
-        return _legal_action(_K_PUNTO, size, high if high > size else size)
+        return _legal_action(K_PUNTO, size, high if high > size else size)
 
     def _raise_legal(self, s: int, stack: int, facing: int) -> LegalAction | None:
         """The ``rilancio`` range of seat ``s`` holding ``stack`` and facing ``facing``, if he may
@@ -696,22 +709,22 @@ class Table:
         if not self._others_can_act(s):
             return None
         limit = self._limit
-        if limit is _L_FISSO:
+        if limit is L_FISSO:
             if self._round_bets >= 4:
                 return None
             size = self._bet_size()
             if avail < size:
                 size = avail
-            return _legal_action(_K_RILANCIO, size, size)
+            return _legal_action(K_RILANCIO, size, size)
         low = self._min_raise
         if avail <= low:
-            return _legal_action(_K_RILANCIO, avail, avail)
-        if limit is _L_NOLIMIT:
+            return _legal_action(K_RILANCIO, avail, avail)
+        if limit is L_NOLIMIT:
             high = avail
         else:
             cap = self._pot + facing
             high = cap if cap < avail else avail
-        return _legal_action(_K_RILANCIO, low, high if high > low else low)
+        return _legal_action(K_RILANCIO, low, high if high > low else low)
 
     # ------------------------------------------------------------------ acting
 
@@ -748,9 +761,9 @@ class Table:
         cards: tuple[Card, ...] = ()
         codes: list[int] | None = None
         kept: list[Card] | None = None
-        if street is _S_CAMBIO:
+        if street is S_CAMBIO:
             cards, codes, kept = self._check_discards(seat, kind, action.cards)
-        if kind is _K_APRO:
+        if kind is K_APRO:
             self._check_opening(seat)
         # Validated: mutate.
         record = self._record
@@ -760,11 +773,11 @@ class Table:
         events: list[Event] = []
         self._legal_cache = None
         # ``_apply``'s dispatch without a second call.
-        if street is _S_CAMBIO:
+        if street is S_CAMBIO:
             self._apply_draw(seat, cards, events, kept)
-        elif street is _S_APERTURA:
+        elif street is S_APERTURA:
             self._apply_opening(seat, kind, amount, events)
-        elif street is _S_BUIO:
+        elif street is S_BUIO:
             self._apply_buio(seat, kind, events)
         else:
             self._apply_bet(seat, kind, amount, events)
@@ -774,9 +787,9 @@ class Table:
         return events
 
     def _check_amount(self, seat: int, kind: ActionKind, match: LegalAction, action: Action) -> int:
-        if kind is _K_PASSO or kind is _K_PAROL or kind is _K_SERVITO or kind is _K_CAMBIO:
+        if kind is K_PASSO or kind is K_PAROL or kind is K_SERVITO or kind is K_CAMBIO:
             return 0
-        if kind is _K_VEDO or kind is _K_BUIO or kind is _K_CONTROBUIO:
+        if kind is K_VEDO or kind is K_BUIO or kind is K_CONTROBUIO:
             if action.amount is not None and action.amount != match.min:
                 raise EngineError(f"L'importo è fisso: {_chips(match.min)}.")
             return match.min
@@ -786,14 +799,14 @@ class Table:
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise EngineError("L'importo deve essere un numero intero di fiches.")
         if amount < match.min:
-            if kind is _K_RILANCIO:
+            if kind is K_RILANCIO:
                 raise EngineError(f"Troppo poco: il rilancio minimo è di {_chips(match.min)}.")
             raise EngineError(f"Troppo poco: la puntata minima è di {_chips(match.min)}.")
         if amount > match.max:
             facing = self._cur_bet - self._bet[seat]
-            if amount + (facing if kind is _K_RILANCIO else 0) > self._stack[seat]:
+            if amount + (facing if kind is K_RILANCIO else 0) > self._stack[seat]:
                 raise EngineError(f"Non hai abbastanza fiches: ne hai {self._stack[seat]}.")
-            if self._limit is _L_FISSO:
+            if self._limit is L_FISSO:
                 raise EngineError(f"A limite fisso l'importo è {_chips(match.max)}.")
             raise EngineError(f"Troppo: al massimo puoi mettere {_chips(match.max)} (il limite del piatto).")
         return amount
@@ -803,7 +816,7 @@ class Table:
     ) -> tuple[tuple[Card, ...], list[int], list[Card]]:
         """The discards, their codes (for the record) and the cards he keeps, in hand order (for
         ``_deal_draw``): worked out once here, where the codes of his hand are at hand anyway."""
-        if kind is _K_SERVITO:
+        if kind is K_SERVITO:
             if cards:
                 raise EngineError("Servito vuol dire che non cambi carte: non indicarne.")
             return (), [], []
@@ -973,28 +986,28 @@ class Table:
 
     def _apply_bet(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
         bet, stack = self._bet, self._stack
-        if kind is _K_PASSO:
+        if kind is K_PASSO:
             self._folded[s] = True
             self._muck.extend(self._cards[s])
             events.append(ActionTaken(self._pid[s] or 0, kind, 0, 0, bet[s], False))
         else:
-            if kind is _K_PAROL:
+            if kind is K_PAROL:
                 put = 0
             else:
-                if kind is _K_VEDO:
+                if kind is K_VEDO:
                     put = self._cur_bet - bet[s]
                     if stack[s] < put:
                         put = stack[s]
                     amount = put
                 else:
-                    put = amount + (self._cur_bet - bet[s] if kind is _K_RILANCIO else 0)
+                    put = amount + (self._cur_bet - bet[s] if kind is K_RILANCIO else 0)
                 # ``_pay``, inline: every call and bet goes through here.
                 stack[s] -= put
                 bet[s] += put
                 self._committed[s] += put
                 self._put[s] += put
                 self._pot += put
-                if kind is not _K_VEDO:
+                if kind is not K_VEDO:
                     self._cur_bet = bet[s]
                     if amount >= self._min_raise:
                         size = self._bet_size()
