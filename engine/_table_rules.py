@@ -8,12 +8,11 @@ from functools import cache
 from engine._rank_core import RANK_SHIFT
 from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
 from engine.errors import EngineError
+from engine.levels import LEVEL_NAMES
 from engine.options import Mazzo, TableOptions, Variant
 from engine.ranking import Category, Ranking, category_of, evaluate, fast_evaluator, value_of_five
 
 __all__ = ["LEVEL_NAMES", "best_five", "deck_for_hand", "opening_cards"]
-
-LEVEL_NAMES = {11: "J", 12: "Q", 13: "K"}
 
 
 def deck_for_hand(options: TableOptions, players: int) -> tuple[int, Ranking]:

@@ -21,6 +21,7 @@ __all__ = [
     "deck",
     "deck_size_for_players",
     "format_cards",
+    "hand_order",
     "lowest_rank_for_deck",
     "parse_card",
     "parse_cards",
@@ -162,3 +163,9 @@ def cards_in_deck(cards: Sequence[Card], size: int) -> bool:
     """Whether every card belongs to the deck of ``size`` cards."""
     low = lowest_rank_for_deck(size)
     return all(card.rank >= low for card in cards)
+
+
+def hand_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Highest first (rank, then suit), as a player holds his cards: the positions 1..5 of a draw
+    by position (``/cambio 1 3``) and every private view of a hand use this one order."""
+    return tuple(sorted(cards, key=lambda card: (card.rank, card.suit), reverse=True))

@@ -430,7 +430,7 @@ def test_rule_2_4_at_level_q_jacks_do_not_open_and_queens_do() -> None:
     # Dealer 2: the order is 3, 4, 1, 2.
     table.start_hand(deck=stacked(["Jh Js 7d 8c Ac", "Qh Qs Kh 9c Kd", "Th Ts 7c 8d 9s", "Ad Kc Qc 8s 7s"]))
     assert table.street is Street.APERTURA and table.to_act == 3
-    with pytest.raises(EngineError, match="coppia di Q"):
+    with pytest.raises(EngineError, match="coppia di donne"):
         act(table, 3, K.APRO, 10)
     act(table, 3, K.PASSO)
     act(table, 4, K.APRO, 10)  # doppia coppia K-Q

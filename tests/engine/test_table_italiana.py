@@ -96,7 +96,7 @@ def test_opening_requires_pair_of_current_level() -> None:
     table.start_hand(deck=stacked(PLAIN))
     decline_buio(table)
     before = snapshot(table)
-    with pytest.raises(EngineError, match="Non puoi aprire: serve almeno una coppia di J"):
+    with pytest.raises(EngineError, match="Non puoi aprire: serve almeno una coppia di jack"):
         act(table, 2, K.APRO, 10)
     assert snapshot(table) == before
     act(table, 2, K.PASSO)
@@ -203,7 +203,7 @@ def test_opening_level_rises_j_q_k_and_resets() -> None:
     # Fourth hand, dealer player 4: order 1, 2, 3, 4. A pair of queens no longer opens.
     table.start_hand(deck=stacked(["Qh Qs 7c 8d 9s", "Kh Ks 7d 8c Ac", "Jd 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"]))
     assert table.street is Street.APERTURA  # no buio above J
-    with pytest.raises(EngineError, match="coppia di K"):
+    with pytest.raises(EngineError, match="coppia di re"):
         act(table, 1, K.APRO, 10)
     act(table, 1, K.PASSO)
     act(table, 2, K.APRO, 10)
