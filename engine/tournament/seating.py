@@ -50,15 +50,21 @@ def seat_entrants(
 
 def restake(table: Table, options: TableOptions, rng: random.Random | None = None) -> Table:
     """The same table between hands with new options (module docstring); ``table`` itself is
-    left as it was. ``rng`` is the random source of the new table (pass the old one to keep a
-    seeded game's sequence)."""
+    left as it was. ``rng`` is the random source of the new table (default: the old table's)."""
     if table.hand_running:
         raise ValueError("the stakes change between hands only")
     if options == table.options:
         return table
     state = table.to_dict()
     state["options"] = options.to_dict()
-    return Table.from_dict(state, rng=rng)
+    return Table.from_dict(state, rng=_same_rng(table, rng))
+
+
+def _same_rng(table: Table, rng: random.Random | None) -> random.Random:
+    """The random source the rebuilt table goes on with: the given one, else the old table's own
+    (read from its private field: ``Table`` has no public accessor, and a seeded game must keep
+    its sequence through a change of stakes)."""
+    return rng if rng is not None else table._rng
 
 
 def release_carried_pot(table: Table, rng: random.Random | None = None) -> Table:
@@ -75,7 +81,7 @@ def release_carried_pot(table: Table, rng: random.Random | None = None) -> Table
     for entry in state["seats"]:
         entry["stack"] = home[entry["player"]]
     state.update(carried=0, carried_by=[], parol_target=0, parol_paid=[], no_invito=False, level=11)
-    return Table.from_dict(state, rng=rng)
+    return Table.from_dict(state, rng=_same_rng(table, rng))
 
 
 def deal(
