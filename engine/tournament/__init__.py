@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from engine.tournament.events import LevelUp, PlayerEliminated, Standing, TournamentEvent, TournamentFinished
 from engine.tournament.payouts import PayoutStructure, default_structure, place_prizes, share_evenly
-from engine.tournament.seating import close_hand, deal, release_carried_pot, restake, seat_entrants
+from engine.tournament.seating import (
+    close_hand,
+    come_back,
+    deal,
+    release_carried_pot,
+    restake,
+    seat_entrants,
+    step_away,
+)
 from engine.tournament.state import Phase, Tournament, TournamentConfig, TournamentDict
 from engine.tournament.structure import (
     Level,
@@ -39,6 +47,7 @@ __all__ = [
     "TournamentEvent",
     "TournamentFinished",
     "close_hand",
+    "come_back",
     "deal",
     "default_ritmo",
     "default_schedule",
@@ -49,4 +58,5 @@ __all__ = [
     "restake",
     "seat_entrants",
     "share_evenly",
+    "step_away",
 ]

@@ -13,7 +13,8 @@ all) and sits a player out by itself after two timeouts in a row (rules §5.5). 
 every sitting-out player is brought back (``come_back``) and, once the cards are dealt, the away
 ones are sat out again: during a hand a sitting-out player's turns are played at once as
 timeouts, which is exactly blinding away. ``Tournament.away`` is where "away" lives between
-hands; ``deal`` adds to it whoever the table sat out.
+hands; ``close_hand`` adds to it whoever the table sat out. A player's own requests go through
+``step_away`` and ``come_back``, which keep the tournament and the table in step.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from engine.table import Table
 from engine.tournament.events import TournamentEvent
 from engine.tournament.state import Phase, Tournament
 
-__all__ = ["close_hand", "deal", "release_carried_pot", "restake", "seat_entrants"]
+__all__ = ["close_hand", "come_back", "deal", "release_carried_pot", "restake", "seat_entrants", "step_away"]
 
 
 def seat_entrants(
@@ -114,3 +115,20 @@ def close_hand(table: Table, tournament: Tournament, now: float | None = None) -
         if seat.sitting_out and seat.player in tournament.alive():
             tournament.away.add(seat.player)
     return tournament.apply_hand_result(table.seats(), view.carried, now)
+
+
+def step_away(table: Table, tournament: Tournament, player: int) -> list[Event]:
+    """A player asks to sit out (or withdraws after the start): he is away from now on, and during
+    a hand his turns are played at once. His chips stay in play until they are blinded away."""
+    tournament.set_away(player, True)
+    if any(seat.player == player and not seat.sitting_out for seat in table.public_view().seats):
+        return table.sit_out(player)
+    return []
+
+
+def come_back(table: Table, tournament: Tournament, player: int) -> list[Event]:
+    """An away player is back: he acts for himself again, in this hand too."""
+    tournament.set_away(player, False)
+    if any(seat.player == player and seat.sitting_out for seat in table.public_view().seats):
+        return table.come_back(player)
+    return []

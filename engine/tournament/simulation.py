@@ -6,9 +6,9 @@ Each tournament registers N players, seats them in a random draw and plays with 
 of ``engine.simulate`` until one player has every chip. The schedule is fast (``raddoppio`` from a
 stack of 40 cip); tournaments alternate a hand-based ritmo (a level every 3 hands) and a
 time-based one (a level every 2 minutes, each hand lasting 10-90 simulated seconds). Now and then
-a player times out (twice in a row he is sat out and then blinded away, as in a card room), an
-away player comes back, and the tournament and its table are saved and restored with a simulated
-downtime that must not count on the level clock.
+a player times out (twice in a row he is sat out and then blinded away, as in a card room) or
+asks to sit out, an away player comes back, and the tournament and its table are saved and
+restored with a simulated downtime that must not count on the level clock.
 
 Checked after every action: the table's invariants (``engine.simulate.check_table``: chips,
 pots, cards) against the tournament's chips. After every hand: stacks plus carried pot equal the
@@ -36,7 +36,7 @@ from engine.options import TableOptions, Variant
 from engine.simulate import RandomPolicy, check_table, play_action
 from engine.table import Table
 from engine.tournament.events import LevelUp, PlayerEliminated, TournamentFinished
-from engine.tournament.seating import close_hand, deal, seat_entrants
+from engine.tournament.seating import close_hand, come_back, deal, seat_entrants, step_away
 from engine.tournament.state import Tournament, TournamentConfig
 from engine.tournament.structure import Ritmo, RitmoUnit, Schedule, ScheduleKind
 
@@ -48,6 +48,7 @@ USAGE = (
 )
 MAX_HANDS = 5000  # a tournament still running after this many hands is a violation
 TIMEOUT_CHANCE = 0.03  # a decision that times out instead of being taken
+STEP_AWAY_CHANCE = 0.005  # a player asks to sit out during a hand
 RETURN_CHANCE = 0.3  # an away player comes back at a hand boundary
 RESTORE_CHANCE = 0.05  # save and restore everything at a hand boundary
 
@@ -140,18 +141,25 @@ def play_tournament(config: TournamentConfig, rng: random.Random, run: Tournamen
             problems.append(f"in gioco {tournament.alive()}, servite {started.players}")
         counts["mani_con_assenti"] += bool(tournament.away & set(started.players))
         carried_before = started.carried
+        hand_events = events
         counts["piatti_restituiti"] += bool(carried and not carried_before)
         while table.hand_running:
+            if rng.random() < STEP_AWAY_CHANCE:
+                present = sorted(set(tournament.alive()) - tournament.away)
+                if present:
+                    hand_events += step_away(table, tournament, rng.choice(present))
+                    counts["assenze_chieste"] += 1
+                continue
             if rng.random() < TIMEOUT_CHANCE:
-                events = table.timeout()
+                hand_events += table.timeout()
                 counts["tempi_scaduti"] += 1
             else:
-                events = play_action(table, policy)
+                hand_events += play_action(table, policy)
             problems.extend(check_table(table, total))
-        ended = next(e for e in reversed(events) if isinstance(e, HandEnded))
+        ended = next(e for e in reversed(hand_events) if isinstance(e, HandEnded))
         if dict(ended.stacks) != table.seats():
             problems.append(f"fine mano {ended.stacks} ma il tavolo ha {table.seats()}")
-        counts["piatti_di_parol"] += any(isinstance(e, PotCarried) for e in events)
+        counts["piatti_di_parol"] += any(isinstance(e, PotCarried) for e in hand_events)
         duration = rng.randint(10, 90)
         clock += duration
         played += duration
@@ -164,7 +172,7 @@ def play_tournament(config: TournamentConfig, rng: random.Random, run: Tournamen
         for event in tevents:
             if isinstance(event, LevelUp):
                 counts["cambi_di_livello"] += 1
-                counts["parol_a_cambio_livello"] += bool(table.public_view().carried)
+                counts["piatto_riportato_a_cambio_livello"] += bool(table.public_view().carried)
             elif isinstance(event, PlayerEliminated):
                 counts["eliminazioni"] += 1
                 counts["pareggi"] += bool(event.tied_with)
@@ -181,7 +189,7 @@ def play_tournament(config: TournamentConfig, rng: random.Random, run: Tournamen
             break
         for player in sorted(tournament.away):
             if rng.random() < RETURN_CHANCE:
-                tournament.set_away(player, False)
+                come_back(table, tournament, player)
                 counts["rientri_dall_assenza"] += 1
         if rng.random() < RESTORE_CHANCE:
             table, tournament = _restore(table, tournament, table_rng)

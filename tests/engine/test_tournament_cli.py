@@ -81,7 +81,7 @@ def test_the_checker_reaches_time_levels_restores_and_paròl_across_levels() -> 
     assert run.violazioni == 0, run.esempi
     assert run.tornei == 12
     counts = run.conteggi
-    for key in ("ripristini", "parol_a_cambio_livello", "tempi_scaduti", "cambi_di_livello"):
+    for key in ("ripristini", "piatto_riportato_a_cambio_livello", "tempi_scaduti", "cambi_di_livello"):
         assert counts[key] > 0, key
 
 

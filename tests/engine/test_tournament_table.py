@@ -32,10 +32,12 @@ from engine.tournament import (
     TournamentConfig,
     TournamentFinished,
     close_hand,
+    come_back,
     deal,
     release_carried_pot,
     restake,
     seat_entrants,
+    step_away,
 )
 from tests.engine.test_table_helpers import K, act, of_type, stacked
 
@@ -226,3 +228,23 @@ def test_a_whole_seeded_tournament_to_the_winner(variant: Variant, players: int,
     assert winner.place == 1 and home == {winner.player: t.total_chips}
     assert sum(s.prize for s in finished.standings) == t.pool == 10 * players
     assert play()[1] == finished and play()[3] == hands  # the same seed plays the same tournament
+
+
+def test_step_away_and_come_back_during_a_hand_keep_table_and_tournament_in_step() -> None:
+    t = tournament(Variant.TEXAS, 3, 500, 20, ritmo=50)
+    table = seat_entrants(t, rng=random.Random(8))
+    table, _ = deal(table, t)  # dealer 1, blinds 2 and 3: player 1 acts first
+    events = step_away(table, t, 1)
+    assert t.away == {1} and (1, K.PASSO) in [(a.player, a.kind) for a in of_type(events, ActionTaken)]
+    assert step_away(table, t, 1) == []  # already away: nothing more to do
+    come_back(table, t, 1)
+    assert t.away == set() and not any(s.sitting_out for s in table.public_view().seats)
+    while table.hand_running:
+        act(
+            table,
+            table.to_act or 0,
+            K.PASSO if K.PASSO in {la.kind for la in table.legal_actions()} else K.PAROL,
+        )
+    close_hand(table, t)
+    assert t.away == set()  # he came back during the hand: not marked away at its end
+    assert come_back(table, t, 1) == []
