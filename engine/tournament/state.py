@@ -276,6 +276,21 @@ class Tournament:
             Standing(p, place, prize, self._stacks.get(p, 0)) for p, (place, prize) in done
         )
 
+    def hands_to_next_level(self) -> int | None:
+        """Hands left at this level with a hand-based ritmo (``None`` with a time-based one)."""
+        if self.config.ritmo.by_time:
+            return None
+        return self.config.ritmo.every - self.hands_at_level
+
+    def seconds_to_next_level(self, now: float | None = None) -> float | None:
+        """Seconds left at this level with a time-based ritmo, at ``now`` if the clock runs (for
+        the status message; nothing changes). ``None`` with a hand-based ritmo."""
+        if self.remaining_seconds is None:
+            return None
+        if now is None or self._since is None:
+            return self.remaining_seconds
+        return self.remaining_seconds - max(0.0, now - self._since)
+
     def options_for_current_level(self) -> TableOptions:
         """The table options for the next hand: the configured ones with this level's stakes."""
         level = self.level
@@ -334,8 +349,11 @@ class Tournament:
                 f"the stacks and the carried pot hold {sum(after.values()) + carried} chips, "
                 f"the tournament {self.total_chips}"
             )
-        if self.config.ritmo.by_time and now is None:
-            raise ValueError("a time-based ritmo needs ``now`` at every hand boundary")
+        if self.config.ritmo.by_time:
+            if now is None:
+                raise ValueError("a time-based ritmo needs ``now`` at every hand boundary")
+            if self._since is not None and now < self._since:
+                raise ValueError(f"time went backwards: {now} < {self._since}")
         events: list[TournamentEvent] = []
         busted = [p for p, s in after.items() if s == 0]
         start = self._stacks

@@ -145,6 +145,9 @@ def test_time_ritmo_changes_level_at_the_first_boundary_after_the_time() -> None
     assert t.remaining_seconds == 270
     with pytest.raises(ValueError):
         t.apply_hand_result(stacks)  # a time-based level needs ``now``
+    with pytest.raises(ValueError):
+        t.apply_hand_result({1: 200}, now=1000.0)  # time went backwards: refused before any change
+    assert t.stacks() == stacks and t.hands_played == 2
 
 
 def test_time_ritmo_a_very_long_hand_can_pass_two_levels() -> None:
@@ -294,3 +297,16 @@ def test_round_trip_mid_tournament_keeps_everything() -> None:
     data["version"] = 99
     with pytest.raises(EngineError):
         Tournament.from_dict(data)
+
+
+def test_time_and_hands_to_the_next_level_for_the_status_message() -> None:
+    by_hands = started(2, ritmo=Ritmo(3))
+    by_hands.apply_hand_result({1: 100, 2: 100})
+    assert by_hands.hands_to_next_level() == 2 and by_hands.seconds_to_next_level(5.0) is None
+    by_time = started(2, now=0.0, ritmo=Ritmo(2, RitmoUnit.MINUTI))
+    by_time.apply_hand_result({1: 100, 2: 100}, now=30.0)
+    assert by_time.hands_to_next_level() is None
+    assert by_time.seconds_to_next_level(50.0) == 70 and by_time.seconds_to_next_level() == 90
+    assert by_time.remaining_seconds == 90  # asking changes nothing
+    by_time.pause(60.0)
+    assert by_time.seconds_to_next_level(500.0) == 60  # paused: the clock does not run
