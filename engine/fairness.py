@@ -35,7 +35,16 @@ from engine._table_rules import deck_for_hand
 from engine.actions import Action, ActionKind
 from engine.cards import Card, CardError, deck, lowest_rank_for_deck, parse_cards
 from engine.errors import EngineError
-from engine.events import CardBurnt, CardsDealt, CardsDrawn, HandStarted, HandVoid, Street, StreetStarted
+from engine.events import (
+    CardBurnt,
+    CardsDealt,
+    CardsDrawn,
+    Event,
+    HandStarted,
+    HandVoid,
+    Street,
+    StreetStarted,
+)
 from engine.options import TableOptions, Variant
 from engine.table import Table
 
@@ -219,16 +228,23 @@ def _options(options: TableOptions | Variant | str) -> TableOptions:
     return replace(base, max_cambio=5) if base.variant is Variant.ITALIANA else base
 
 
-def _choose(table: Table, players: int) -> Action:
-    """The word that moves a replayed hand on without changing its deal: a buio when offered
-    (so the draw needs no opener), an opening when possible, otherwise call, check or pass."""
+_NEUTRAL = (ActionKind.BUIO, ActionKind.APRO, ActionKind.VEDO, ActionKind.PAROL, ActionKind.PASSO)
+
+
+def _step(table: Table) -> list[Event]:
+    """The first word, in this order, that moves a replayed hand on without changing its deal: a
+    buio when offered (so the draw needs no opener), an opening when the hand qualifies (the
+    table refuses it otherwise, and a refused request changes nothing), call, check, pass."""
     legal = {action.kind: action for action in table.legal_actions()}
     player = table.to_act
     assert player is not None
-    for kind in (ActionKind.BUIO, ActionKind.APRO, ActionKind.VEDO, ActionKind.PAROL, ActionKind.PASSO):
-        if kind in legal and (kind is not ActionKind.BUIO or players >= 3):
+    for kind in _NEUTRAL:
+        if kind in legal:
             amount = legal[kind].min if kind is ActionKind.APRO else None
-            return Action(player, kind, amount)
+            try:
+                return table.act(Action(player, kind, amount))
+            except EngineError:
+                continue
     raise AssertionError(f"no neutral word among {sorted(legal)}")  # pragma: no cover
 
 
@@ -292,7 +308,9 @@ def deal_plan(
             continue
         if street is Street.SECONDO_GIRO and variant is not Variant.TEXAS:
             break
-        events += table.act(_choose(table, players))
+        if draws is None and variant is not Variant.TEXAS and any(isinstance(e, CardsDealt) for e in events):
+            break  # the deal is all that is asked
+        events += _step(table)
     hands: list[tuple[Card, ...]] = [() for _ in range(players)]
     board: list[Card] = []
     served: dict[int, DrawServed] = {}

@@ -146,7 +146,7 @@ def _plan_lines(plan: DealPlan) -> list[str]:
         if plan.burnt_in_draw:
             burnt = f" ({plan.burnt_card})" if plan.burnt_card is not None else ""
             lines.append(
-                f"  bruciata una carta del tallone{burnt}: un solo giocatore, l'ultimo, cambia più di tre carte"
+                f"  bruciata una carta del tallone{burnt}: il solo a cambiarne più di tre è l'ultimo"
             )
         for cards in plan.reshuffles:
             lines.append(f"  scarti rimescolati, nell'ordine in cui si pesca: {format_cards(cards)}")
@@ -177,7 +177,7 @@ def run(argv: Sequence[str]) -> tuple[int, str]:
             )
             return 1, "\n".join(lines)
         lines.append(
-            "Corrisponde all'impronta mostrata prima della mano: l'ordine era fissato prima della prima carta."
+            "Corrisponde all'impronta mostrata prima della mano: l'ordine era fissato prima di dare le carte."
         )
     else:
         lines.append("Confrontala con l'impronta mostrata sul tavolo prima della prima carta.")
