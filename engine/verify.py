@@ -38,7 +38,7 @@ class InputError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise InputError(f"Non capisco gli argomenti; si scrive: {USAGE}")
+        raise InputError(f"Non capisco gli argomenti; si scrive: {USAGE}.")
 
 
 def _parser() -> _Parser:
