@@ -37,7 +37,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def _positions(stdout: str) -> dict[int, tuple[Card, ...]]:
     """The ``posizione N: cards`` lines of the deal."""
-    found = re.findall(r"^  posizione (\d+)(?: \(mazziere\))?: ((?:(?:10|[2-9JQKA])[♠♣♦♥] ?)+)$", stdout, re.M)
+    found = re.findall(
+        r"^  posizione (\d+)(?: \(mazziere\))?: ((?:(?:10|[2-9JQKA])[♠♣♦♥] ?)+)$", stdout, re.M
+    )
     return {int(n): parse_cards(cards) for n, cards in found}
 
 
