@@ -13,7 +13,16 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.cards import Card, deck, deck_size_for_players, format_cards, parse_cards
-from engine.events import CardsDealt, CardsDrawn, DiscardsReshuffled, Event, HandStarted, StreetStarted
+from engine.errors import EngineError
+from engine.events import (
+    ActionTaken,
+    CardsDealt,
+    CardsDrawn,
+    DiscardsReshuffled,
+    Event,
+    HandStarted,
+    StreetStarted,
+)
 from engine.events import Street as S
 from engine.fairness import (
     PREFIX,
@@ -146,9 +155,11 @@ def _live(
     players: int,
     size: int,
     draws: Sequence[Sequence[Card] | None] | None = None,
+    buio: bool = True,
 ) -> tuple[Table, list[Event], dict[int, int]]:
     """A hand as the bot will play it: its own table, the committed order, the derived rng. Players
-    marked ``None`` fold in the first betting round (``passo``), as a real player would."""
+    marked ``None`` fold in the first betting round (``passo``), as a real player would; with
+    ``buio=False`` the buio is declined and the first player who can open opens."""
     table = Table(options, rng=reshuffle_rng(salt))
     for player in range(1, players + 1):
         table.sit(player, 5000)
@@ -167,9 +178,13 @@ def _live(
         if street is S.CAMBIO and draws is None:
             break
         if street is S.BUIO:
-            action = Action(pid, K.BUIO if K.BUIO in legal else K.PASSO)
+            action = Action(pid, K.BUIO if buio and K.BUIO in legal else K.PASSO)
         elif street is S.APERTURA:
-            action = Action(pid, K.APRO, legal[K.APRO].min) if K.APRO in legal else Action(pid, K.PASSO)
+            try:
+                events += table.act(Action(pid, K.APRO, legal[K.APRO].min))
+                continue
+            except EngineError:  # his hand does not qualify: a refused request changes nothing
+                action = Action(pid, K.PASSO)
         elif street is S.CAMBIO and draws is not None:
             cards = tuple(draws[position[pid]] or ())
             action = Action(pid, K.CAMBIO, len(cards), cards) if cards else Action(pid, K.SERVITO)
@@ -244,8 +259,10 @@ def test_a_draw_from_the_stub_is_what_the_plan_says() -> None:
     assert served[1].received == plan.stub[:3]
     assert served[4].received == plan.stub[3:5]
     assert served[2].received == () and 3 not in served
-    _, events, position = _live(ORDER, SALT, TableOptions(), 4, 32, draws)
-    assert _received(events, position) == {1: plan.stub[:3], 4: plan.stub[3:5]}
+    for buio in (True, False):  # the buio and an opening lead to the same draw
+        _, events, position = _live(ORDER, SALT, TableOptions(), 4, 32, draws, buio=buio)
+        assert buio or any(isinstance(e, ActionTaken) and e.kind is K.APRO for e in events)
+        assert _received(events, position) == {1: plan.stub[:3], 4: plan.stub[3:5]}
     assert not [e for e in events if isinstance(e, DiscardsReshuffled)]
 
 
