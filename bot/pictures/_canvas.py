@@ -1,0 +1,85 @@
+"""What every picture shares: the colours, the one bundled font, text fitting and PNG encoding.
+
+The font is DejaVu Sans Bold, shipped in ``fonts/`` with its license: Pillow's built-in font has
+no accented letters, and Italian names need them (Niccolò, Lucìa). Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = [
+    "BLACK_SUIT",
+    "FELT",
+    "GREEN_BAR",
+    "MUTED",
+    "RED_BAR",
+    "RED_SUIT",
+    "TEXT",
+    "Color",
+    "fit_text",
+    "font",
+    "text_width",
+    "to_png",
+]
+
+Color = tuple[int, int, int]
+
+FELT: Color = (14, 92, 48)
+"""The table's green: the background of every picture."""
+TEXT: Color = (245, 245, 240)
+MUTED: Color = (190, 215, 195)
+RED_SUIT: Color = (204, 24, 36)
+BLACK_SUIT: Color = (24, 24, 24)
+GREEN_BAR: Color = (64, 190, 90)
+RED_BAR: Color = (220, 60, 60)
+
+FONT_PATH = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
+
+PALETTE_COLORS = 64
+
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The bundled font at ``size`` pixels, loaded once per size."""
+    return ImageFont.truetype(str(FONT_PATH), size)
+
+
+def text_width(text: str, size: int) -> int:
+    """The advance width of ``text`` in pixels."""
+    return int(_MEASURE.textlength(text, font=font(size)) + 0.999)
+
+
+def fit_text(text: str, size: int, max_width: int) -> str:
+    """``text`` cut with an ellipsis so that it fits in ``max_width`` pixels: a very long display
+    name must not push the cards off a picture."""
+    if text_width(text, size) <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # the longest prefix that fits together with the ellipsis
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid] + "…", size) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
+
+
+def to_png(image: Image.Image) -> bytes:
+    """PNG bytes of a 64-colour palette image at zlib level 6.
+
+    These pictures are flat: the felt, the paper, two suit colours, the text and their
+    anti-aliased edges. A fast octree palette keeps the dominant colours exact and makes the PNG
+    about three times smaller than RGB, and quantizing plus encoding the palette costs less than
+    encoding the RGB pixels (bench/bench_render.py).
+    """
+    palette = image.quantize(PALETTE_COLORS, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    palette.save(buffer, "PNG", compress_level=6)
+    return buffer.getvalue()

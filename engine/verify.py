@@ -1,0 +1,208 @@
+"""``python -m engine.verify``: check a hand's deck against the commitment shown before it.
+
+    python -m engine.verify "<stringa>" [--commitment IMPRONTA]
+                            [--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]]
+                            [--scarti CARTE ...]
+
+The string is the one the bot publishes after the hand (``tavolo-verde/v1|sale|carte``); the
+impronta is the SHA-256 the table message showed before the first card. The tool hashes the
+string, compares, prints the committed order and, given the variant and the players, how the hand
+was dealt from it (engine.fairness). ``--scarti`` once per position, from the dealer's left, gives
+the discards of the draw (``-`` for a player who folded before it, an empty string for servito).
+
+Exit status: 0 when the string matches (or no impronta was given), 1 when it does not match, 2 for
+any mistake in the input, always as one Italian sentence on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from engine.cards import Card, CardError, format_cards, parse_cards
+from engine.errors import EngineError
+from engine.fairness import DealPlan, FairnessError, deal_plan, digest_of, parse_reveal, verify
+from engine.options import Mazzo, TableOptions, Variant
+
+USAGE = (
+    'python -m engine.verify "STRINGA" [--commitment IMPRONTA] '
+    "[--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]] [--scarti CARTE ...]"
+)
+
+
+class InputError(Exception):
+    """Bad input: the message is the one Italian sentence shown to the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise InputError(f"Non capisco gli argomenti; si scrive: {USAGE}.")
+
+
+def _parser() -> _Parser:
+    parser = _Parser(
+        prog="python -m engine.verify",
+        usage=USAGE,
+        description="Verifica il mazzo di una mano contro l'impronta mostrata prima della prima carta.",
+    )
+    parser.add_argument("stringa", help="la stringa pubblicata dopo la mano: tavolo-verde/v1|sale|carte")
+    parser.add_argument(
+        "--commitment", "--impronta", dest="impronta", default=None, help="lo SHA-256 mostrato"
+    )
+    parser.add_argument("--variante", default=None, help="italiana, 32carte o texas")
+    parser.add_argument("--giocatori", default=None, help="quanti giocatori ricevono le carte")
+    parser.add_argument("--mazzo", default="auto", help="poker tradizionale: auto, 32 o americano")
+    parser.add_argument("--scarti", action="append", default=None, help="gli scarti di una posizione")
+    return parser
+
+
+def _clean(text: str) -> str:
+    """The string as copied from a code span: surrounding spaces and backticks do not count."""
+    return text.strip().strip("`").strip()
+
+
+def _options(args: argparse.Namespace) -> tuple[TableOptions, int] | None:
+    if args.variante is None and args.giocatori is None:
+        if args.scarti is not None:
+            raise InputError("Per ricostruire il cambio servono anche --variante e --giocatori.")
+        return None
+    if args.variante is None or args.giocatori is None:
+        raise InputError("Per ricostruire la distribuzione servono sia --variante sia --giocatori.")
+    try:
+        variant = Variant(args.variante.strip().lower())
+    except ValueError:
+        raise InputError(
+            f"La variante «{args.variante}» non esiste: scegli italiana, 32carte o texas."
+        ) from None
+    try:
+        players = int(args.giocatori)
+    except ValueError:
+        raise InputError(f"«{args.giocatori}» non è un numero di giocatori.") from None
+    try:
+        mazzo = Mazzo(args.mazzo.strip().lower())
+    except ValueError:
+        raise InputError(f"Il mazzo «{args.mazzo}» non esiste: scegli auto, 32 o americano.") from None
+    try:
+        return TableOptions(variant=variant, mazzo=mazzo), players
+    except EngineError as error:
+        raise InputError(str(error)) from None
+
+
+def _draws(texts: Sequence[str] | None) -> list[tuple[Card, ...] | None] | None:
+    if texts is None:
+        return None
+    draws: list[tuple[Card, ...] | None] = []
+    for text in texts:
+        text = text.strip()
+        if text in ("-", "passo"):
+            draws.append(None)
+        elif text in ("", "servito"):
+            draws.append(())
+        else:
+            try:
+                draws.append(parse_cards(text))
+            except CardError as error:
+                raise InputError(str(error)) from None
+    return draws
+
+
+def _plan_lines(plan: DealPlan) -> list[str]:
+    variant = plan.options.variant
+    size = len(plan.deck)
+    lines = [
+        f"Mano: {variant}, {plan.players} giocatori, mazzo da {size} carte "
+        "(le sue carte nell'ordine impegnato, dalla cima):",
+        f"  {format_cards(plan.deck)}",
+        "Carte distribuite una alla volta, in senso orario dalla sinistra del mazziere:",
+    ]
+    for i, hand in enumerate(plan.hands):
+        dealer = " (mazziere)" if i == plan.players - 1 else ""
+        lines.append(f"  posizione {i + 1}{dealer}: {format_cards(hand)}")
+    if variant is Variant.TEXAS:
+        names = ("flop", "turn", "river")
+        groups = (plan.board[:3], plan.board[3:4], plan.board[4:5])
+        lines.append("Carte comuni (se la mano arriva fin lì), ognuna dopo una carta bruciata:")
+        for burn, name, cards in zip(plan.burns, names, groups, strict=True):
+            lines.append(f"  bruciata {burn}, {name}: {format_cards(cards)}")
+        return lines
+    lines.append("Tallone per il cambio, nell'ordine in cui si pesca:")
+    lines.append(f"  {format_cards(plan.stub)}")
+    if plan.no_draw_reason:
+        lines.append(f"Cambio: {plan.no_draw_reason}.")
+    elif plan.draw is not None:
+        lines.append("Cambio, servito in senso orario dalla sinistra del mazziere:")
+        served = {d.position: d for d in plan.draw}
+        for position in range(1, plan.players + 1):
+            d = served.get(position)
+            if d is None:
+                lines.append(f"  posizione {position}: non arriva al cambio")
+            elif not d.discarded:
+                lines.append(f"  posizione {position}: servito")
+            else:
+                out, got = format_cards(d.discarded), format_cards(d.received)
+                lines.append(f"  posizione {position}: scarta {out}, riceve {got}")
+        if plan.burnt_in_draw:
+            burnt = f" ({plan.burnt_card})" if plan.burnt_card is not None else ""
+            lines.append(
+                f"  bruciata una carta del tallone{burnt}: il solo a cambiarne più di tre è l'ultimo"
+            )
+        for cards in plan.reshuffles:
+            lines.append(f"  scarti rimescolati, nell'ordine in cui si pesca: {format_cards(cards)}")
+    lines.append(
+        "Gli scarti, se il tallone finisce, si rimescolano con random.Random inizializzato con "
+        "HMAC-SHA256(sale, «tavolo-verde/v1|rimescolata»): anche questo è fissato dalla stringa."
+    )
+    return lines
+
+
+def run(argv: Sequence[str]) -> tuple[int, str]:
+    """The exit status and the text for stdout; raises ``InputError`` for bad input."""
+    args = _parser().parse_args(list(argv))
+    reveal = _clean(args.stringa)
+    try:
+        parsed = parse_reveal(reveal)
+    except FairnessError as error:
+        raise InputError(str(error)) from None
+    digest = digest_of(reveal)
+    lines = [f"Impronta SHA-256 della stringa: {digest}"]
+    if args.impronta is not None:
+        claimed = _clean(args.impronta).lower()
+        if len(claimed) != 64 or any(c not in "0123456789abcdef" for c in claimed):
+            raise InputError("L'impronta deve essere di 64 cifre esadecimali (SHA-256).")
+        if not verify(reveal, claimed):
+            lines.append(
+                "NON corrisponde all'impronta mostrata prima della mano: la stringa non è quella impegnata."
+            )
+            return 1, "\n".join(lines)
+        lines.append(
+            "Corrisponde all'impronta mostrata prima della mano: l'ordine era fissato prima di dare le carte."
+        )
+    else:
+        lines.append("Confrontala con l'impronta mostrata sul tavolo prima della prima carta.")
+    lines.append(f"Sale: {parsed.salt.hex()}")
+    lines.append(f"Ordine impegnato ({len(parsed.cards)} carte, dalla cima): {format_cards(parsed.cards)}")
+    table = _options(args)
+    if table is not None:
+        options, players = table
+        try:
+            plan = deal_plan(parsed, options, players, _draws(args.scarti))
+        except FairnessError as error:
+            raise InputError(str(error)) from None
+        lines += _plan_lines(plan)
+    return 0, "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        status, text = run(sys.argv[1:] if argv is None else argv)
+    except InputError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(text)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

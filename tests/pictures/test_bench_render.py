@@ -1,0 +1,16 @@
+"""The pictures benchmark runs and prints one row per picture (its figures are never asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import bench_render
+
+
+def test_the_benchmark_prints_every_picture_with_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_render.main(["--rounds", "1", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    for case in bench_render._cases():
+        line = next(line for line in out.splitlines() if line.startswith(case.name))
+        assert line.count("×") == 2  # the size and the ratio to the floor
+    assert "412×120" in out  # a 5-card hand
