@@ -29,8 +29,8 @@ from typing import Any
 import discord
 import pytest
 
-from tests.fake_discord import ErrorWatch, FakeDiscord, RunningClient, start_client
-from tests.fake_discord.harness import Harness
+from fakediscord import ErrorWatch, FakeDiscord, RunningClient, start_client
+from fakediscord.harness import Harness
 
 RunClient = Callable[..., Awaitable[RunningClient]]
 
@@ -64,7 +64,7 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
 @pytest.fixture
 async def run_client(fake_discord: FakeDiscord) -> AsyncIterator[RunClient]:
     """`await run_client(client)`: log any discord.py client in to the fake and wait until it is ready."""
-    from tests.fake_discord import point_discord_py_at
+    from fakediscord import point_discord_py_at
 
     started: list[RunningClient] = []
 

@@ -1,6 +1,6 @@
 """The fake guild's people, places and messages, and the JSON payloads discord.py 2.7.1 expects for them.
 
-Payload shapes follow /work/shared/research/testing-discord-offline.md; keys that discord.py reads with
+Payload shapes follow what Discord sends discord.py 2.7.1; keys that discord.py reads with
 ``data[...]`` are always present, because a missing one surfaces as a KeyError deep inside the client.
 """
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web, web_app
 
-from tests.fake_discord.interactions import InteractionRecord, UserActions
-from tests.fake_discord.model import (
+from fakediscord.interactions import InteractionRecord, UserActions
+from fakediscord.model import (
     BOT_PERMISSIONS,
     EPHEMERAL,
     LOADING,
@@ -57,7 +57,7 @@ class BotFailure(AssertionError):
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
-    # Exactly `application/json`: discord.py compares the header verbatim (gotcha 1 of the research doc).
+    # Exactly `application/json`: discord.py compares the header verbatim: a charset suffix makes it text.
     return web.Response(
         status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
     )

@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.fake_discord.model import (
+from fakediscord.model import (
     BOT_PERMISSIONS,
     EPHEMERAL,
     FakeChannel,
@@ -25,7 +25,7 @@ from tests.fake_discord.model import (
 )
 
 if TYPE_CHECKING:
-    from tests.fake_discord.server import FakeDiscord
+    from fakediscord.server import FakeDiscord
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
