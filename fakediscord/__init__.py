@@ -1,7 +1,19 @@
-"""A loopback fake Discord for end-to-end tests of the real discord.py client (see DESIGN.md, tests/)."""
+"""A loopback fake Discord for end-to-end tests of the real discord.py client (see README.md here)."""
 
+from fakediscord.control import ControlClient
 from fakediscord.interactions import CommandHidden, InteractionRecord, Reply
-from fakediscord.model import EPHEMERAL, MANAGE_GUILD, FakeChannel, FakeMessage, FakeUser
+from fakediscord.limits import FormErrors, Upload
+from fakediscord.model import (
+    EPHEMERAL,
+    MANAGE_GUILD,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+)
+from fakediscord.ratelimit import Fault
+from fakediscord.rules import Rules
 from fakediscord.runner import ErrorWatch, RunningClient, point_discord_py_at, start_client
 from fakediscord.server import LOOPBACK, BotFailure, FakeDiscord
 
@@ -11,14 +23,21 @@ __all__ = [
     "MANAGE_GUILD",
     "BotFailure",
     "CommandHidden",
+    "ControlClient",
     "ErrorWatch",
+    "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
+    "FakeGuild",
     "FakeMessage",
     "FakeUser",
+    "Fault",
+    "FormErrors",
     "InteractionRecord",
     "Reply",
+    "Rules",
     "RunningClient",
+    "Upload",
     "point_discord_py_at",
     "start_client",
 ]
