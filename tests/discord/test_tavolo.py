@@ -9,7 +9,7 @@ import pytest
 from bot.tables import NO_TABLE, TABLE_EXISTS
 from bot.tree import DM_REFUSAL
 from cogs.tavolo import CLOSE_REFUSED, EMPTY_BALANCE, START_REFUSED
-from tests.fake_discord import CommandHidden
+from fakediscord import CommandHidden
 
 START = 1000  # the harness's STARTING_CHIPS
 
