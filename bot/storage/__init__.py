@@ -25,9 +25,10 @@ from bot.storage.errors import (
     UnknownPlayer,
 )
 from bot.storage.models import Account, HandSummary, LeaderRow, LedgerEntry, PlayerHistory, TableRow
-from bot.storage.storage import MAX_CHIPS, Storage
+from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, Storage
 
 __all__ = [
+    "DATABASE_ERRORS",
     "MAX_CHIPS",
     "Account",
     "AlreadySeated",

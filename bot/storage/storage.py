@@ -11,20 +11,32 @@ from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bot.storage import ledger, tables
 from bot.storage.errors import BonusDisabled, HandNotRunning, InvalidAmount, LedgerMismatch, TableNotFound
 from bot.storage.models import Account, LeaderRow, PlayerHistory, TableRow
+from bot.storage.postgres import PostgresBackend
 from bot.storage.sql import Backend, Conn
+from bot.storage.sqlite import SqliteBackend
 
-__all__ = ["MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_postgres_url"]
+__all__ = ["DATABASE_ERRORS", "MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_postgres_url"]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+# What opening a database may raise when the file or the server cannot be used (not a bug).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    sqlite3.Error,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
 
 
 def is_postgres_url(target: Path | str) -> bool:
@@ -100,12 +112,8 @@ class Storage:
             raise ValueError(f"daily_bonus must be a non-negative integer, not {daily_bonus!r}")
         backend: Backend
         if is_postgres_url(target):
-            from bot.storage.postgres import PostgresBackend  # asyncpg is loaded only when used
-
             backend = await PostgresBackend.open(str(target))
         else:
-            from bot.storage.sqlite import SqliteBackend
-
             backend = await SqliteBackend.open(target)
         return cls(backend, starting_chips=starting_chips, daily_bonus=daily_bonus, clock=clock)
 

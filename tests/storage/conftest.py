@@ -156,6 +156,12 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
 
 
 @pytest.fixture
+async def pg(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    """A fresh PostgreSQL database, for the tests that are about PostgreSQL alone."""
+    return await new_database(request, "postgresql", tmp_path)
+
+
+@pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
 

@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from bot.storage import Storage
 from bot.storage.migrate_to_postgres import TABLES
 from tests.storage.conftest import (
@@ -20,16 +18,10 @@ from tests.storage.conftest import (
     OTHER_GUILD,
     Database,
     FakeClock,
-    new_database,
 )
 from tests.storage.test_release import three_at_a_hand
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def pg(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
-    return await new_database(request, "postgresql", tmp_path)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -75,9 +75,8 @@ async def test_an_empty_file_is_migrated_to_the_latest_version(tmp_path: Path, e
         conn.close()
 
 
-async def test_an_empty_postgres_database_is_migrated_to_the_latest_version(db: Database) -> None:
-    if db.dialect != "postgresql":
-        pytest.skip("the SQLite case is the test above")
+async def test_an_empty_postgres_database_is_migrated_to_the_latest_version(pg: Database) -> None:
+    db = pg
     async with await Storage.open(db.target) as store:
         assert (store.dialect, store.schema_version) == ("postgresql", len(load_migrations("postgresql")))
     assert [
