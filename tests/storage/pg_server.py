@@ -69,17 +69,24 @@ class PostgresServer:
         self.root = Path(tempfile.mkdtemp(prefix="tavolo-verde-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
+        self.bin = binaries()
         self._as: dict[str, Any] = {}
         if os.geteuid() == 0:
             user = _unprivileged()
             os.chown(self.root, user.pw_uid, user.pw_gid)
             self._as = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
-            # The server's user must be able to read and run the binaries.
-            for folder in (binaries(), binaries().parent / "lib", binaries().parent / "share"):
-                if not os.access(folder, os.R_OK | os.X_OK):
-                    raise RuntimeError(
-                        f"{folder} must be readable by {user.pw_name} to run PostgreSQL as root"
-                    )
+            if not self._can_run():
+                self.bin = _copy_binaries(self.root / "pg")
+
+    def _can_run(self) -> bool:
+        """Whether the server's user can run the installed binaries where they are."""
+        try:
+            done = subprocess.run(
+                [str(self.bin / "postgres"), "--version"], capture_output=True, check=False, **self._as
+            )
+        except OSError:
+            return False
+        return done.returncode == 0
 
     def _run(self, program: str, *args: str) -> None:
         done = subprocess.run(
