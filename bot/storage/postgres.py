@@ -155,8 +155,13 @@ class PostgresBackend(Backend):
             taken.append(shard)
 
     async def close(self) -> None:
-        if self._shard_conn is not None:
-            # Back to the pool with its session state reset: the advisory locks go with it.
-            await self.pool.release(self._shard_conn)
-            self._shard_conn = None
+        conn, self._shard_conn = self._shard_conn, None
+        if conn is not None:
+            try:
+                # Back to the pool with its session reset: the advisory locks go with it.
+                await self.pool.release(conn)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                # The connection died already, and its locks with it; do not wait for it.
+                self.pool.terminate()
+                return
         await self.pool.close()

@@ -8,6 +8,8 @@ advisory locks for as long as the process lives. Two `Storage` objects stand for
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage import HandNotRunning, ShardBusy, Storage, TableNotOwned
@@ -70,6 +72,8 @@ async def test_a_process_that_lost_its_shard_cannot_apply_a_hand(db: Database) -
             # Its connection to the server dies (the process lives on, cut off): the lock is gone.
             pid = first._backend._shard_conn.get_server_pid()  # type: ignore[attr-defined]
             await db.execute("SELECT pg_terminate_backend(?)", pid)
+            while await db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ?", pid):
+                await asyncio.sleep(0.01)  # the locks go when the backend has exited
         assert await second.claim_tables([0], 2) == [table]
         # The first process, unaware, tries to finish its hand: refused, nothing applied.
         with pytest.raises(TableNotOwned):
