@@ -21,7 +21,14 @@ from typing import Any
 import asyncpg
 
 from bot.storage import ledger, tables
-from bot.storage.errors import BonusDisabled, HandNotRunning, InvalidAmount, LedgerMismatch, TableNotFound
+from bot.storage.errors import (
+    BonusDisabled,
+    HandNotRunning,
+    InvalidAmount,
+    LedgerMismatch,
+    TableNotFound,
+    TableNotOwned,
+)
 from bot.storage.models import Account, LeaderRow, PlayerHistory, TableRow
 from bot.storage.postgres import PostgresBackend
 from bot.storage.sql import Backend, Conn
@@ -384,7 +391,8 @@ class Storage:
         Call once at start-up, before rebuilding the engine tables from `open_tables()`; a sharded
         process passes its shards (after `claim_tables`) so that it never cancels the running hand
         of another live process. Each table is its own transaction, so one damaged table cannot keep
-        the others from recovering; a hand that another process recovered meanwhile is skipped.
+        the others from recovering; a hand that another process recovered meanwhile, or a table
+        another process owns, is skipped.
         """
         shards = _shards(shard_ids, shard_count)
         async with self._transaction(write=False) as conn:
@@ -396,8 +404,8 @@ class Storage:
                     await tables.recover_table(
                         conn, table_id=table_id, hand_id=hand_id, token=self._owner, now=self._now()
                     )
-            except (HandNotRunning, TableNotFound):
-                continue
+            except (HandNotRunning, TableNotFound, TableNotOwned):
+                continue  # recovered or closed by another process meanwhile, or not ours
             recovered.append(table_id)
         return recovered
 

@@ -75,9 +75,12 @@ async def test_a_process_that_lost_its_shard_cannot_apply_a_hand(db: Database) -
             while await db.query("SELECT 1 FROM pg_stat_activity WHERE pid = ?", pid):
                 await asyncio.sleep(0.01)  # the locks go when the backend has exited
         assert await second.claim_tables([0], 2) == [table]
-        # The first process, unaware, tries to finish its hand: refused, nothing applied.
+        # The first process, unaware, tries to finish its hand: refused, nothing applied; nor
+        # does its recovery touch a table it no longer owns.
         with pytest.raises(TableNotOwned):
             await first.finish_hand(table, hand, {ALICE: 200, BOB: 0}, 0, {}, {})
+        assert await first.recover() == []
+        assert (await first.table(table)).running_hand_id == hand
         # The new owner cancels the interrupted hand exactly once.
         assert await second.recover(shard_ids=[0], shard_count=2) == [table]
         with pytest.raises(HandNotRunning):
