@@ -135,3 +135,39 @@ async def test_sigkill_at_random_moments_loses_no_chip(db: Database) -> None:
             assert all(row.running_hand_id is None for row in await store.open_tables())
     assert recovered_hands > 0  # the kills aimed inside a hand did interrupt some
     assert released > 0  # and players left mid-hand (release_mid_hand) before some of them
+
+
+async def test_sigkill_inside_a_transaction_applies_none_of_it(db: Database) -> None:
+    """The writer is killed with its transaction open: after the buy-in's debit, and after the new
+    stacks of a hand's result. Neither is applied; recover() cancels the hand; the ledger proves itself."""
+    async with await Storage.open(db.target, starting_chips=STARTING) as store:
+        table = await store.create_table(GUILD, CHANNEL, ALICE, "texas", {}, state_of({}))
+        await store.buy_in(table, ALICE, 300)
+        await store.buy_in(table, BOB, 200)
+        await store.balance(GUILD, 77)
+        hand = await store.begin_hand(table, {ALICE: 300, BOB: 200}, 0, state_of({ALICE: 300}))
+    for operation in ("buy_in", "finish"):
+        before = await db.dump()
+        writer = subprocess.Popen(
+            [sys.executable, "-m", "tests.storage.stall_writer", db.target, str(table), operation],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert writer.stdout is not None and writer.stdout.readline() == "stalled\n", operation
+        finally:
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait()
+        assert await db.dump() == before, operation  # nothing of the open transaction was kept
+    async with await Storage.open(db.target, starting_chips=STARTING) as store:
+        assert await store.recover() == [table]
+        row = await store.table(table)
+        assert (row.seats, row.running_hand_id, row.last_hand_status) == (
+            {ALICE: 300, BOB: 200},
+            None,
+            "cancelled",
+        )
+        assert await store.balance(GUILD, 77) == STARTING
+        assert await store.check() == []
+        assert [h.hand_id for h in (await store.history(GUILD, ALICE)).hands] == [hand]
