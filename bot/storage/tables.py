@@ -3,9 +3,10 @@
 Hands are written at their boundaries: `begin_hand` stores the start-of-hand snapshot, `finish_hand`
 the result. Between the two the seats keep their start-of-hand stacks, except that a player who
 leaves takes his remaining stack at once (`release_mid_hand`, noted in `hand_seats.released`); that
-is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a transaction
-opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row count is
-checked.
+is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a
+transaction opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row
+count is checked. Every write to a table first locks its row (`Conn.lock_table`, for other processes
+on PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
 """
 
 from __future__ import annotations
