@@ -8,7 +8,6 @@ loaded and the commands synced, so no command can reach a table that is not rest
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 import discord
@@ -19,7 +18,7 @@ from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import EnglishTranslator
 from bot.logging_setup import quiet_chatty_loggers
-from bot.storage import Storage
+from bot.storage import DATABASE_ERRORS, Storage
 from bot.tables import TableRegistry
 from bot.tree import PokerTree
 
@@ -80,14 +79,17 @@ class PokerBot(commands.Bot):
         settings = self.settings
         try:
             self._storage = self.storage = await Storage.open(
-                settings.database_path,
+                settings.database_url or settings.database_path,
                 starting_chips=settings.starting_chips,
                 daily_bonus=settings.daily_bonus,
             )
-        except (OSError, sqlite3.Error) as exc:
-            raise StartupError(
-                f"Non riesco ad aprire il database «{settings.database_path}» (DATABASE_PATH): {exc}."
-            ) from exc
+        except DATABASE_ERRORS as exc:
+            where = (  # never the URL itself: it may hold the password
+                "PostgreSQL (DATABASE_URL)"
+                if settings.database_url
+                else f"«{settings.database_path}» (DATABASE_PATH)"
+            )
+            raise StartupError(f"Non riesco ad aprire il database {where}: {exc}.") from exc
         cancelled = await self.storage.recover()
         if cancelled:
             log.warning(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.storage import MAX_CHIPS
+from bot.storage.storage import is_postgres_url
 
 __all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
 
@@ -37,6 +38,8 @@ class Settings:
     token: str = field(repr=False)
     dev_guild_id: int | None = None
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_url: str | None = field(default=None, repr=False)
+    """PostgreSQL instead of the SQLite file; kept out of ``repr``: it may hold a password."""
     starting_chips: int = 1000
     daily_bonus: int = 200
     log_level: str = "INFO"
@@ -75,6 +78,12 @@ class Settings:
             )
 
         database_path = Path(get("DATABASE_PATH")) if get("DATABASE_PATH") else DEFAULT_DATABASE_PATH
+        database_url = get("DATABASE_URL") or None
+        if database_url is not None and not is_postgres_url(database_url):
+            raise ConfigError(
+                "DATABASE_URL deve essere un indirizzo postgresql://utente:password@host/database "
+                "(lascialo vuoto per usare il file SQLite di DATABASE_PATH)."
+            )
 
         api_base = get("DISCORD_API_BASE") or None
         if api_base is not None and not api_base.startswith(("http://", "https://")):
@@ -91,6 +100,7 @@ class Settings:
             token=token,
             dev_guild_id=dev_guild_id,
             database_path=database_path,
+            database_url=database_url,
             starting_chips=starting_chips,
             daily_bonus=daily_bonus,
             log_level=log_level,

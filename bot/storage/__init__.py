@@ -1,7 +1,8 @@
 """The storage layer: the only place with SQL. Plain values in and out, never Discord objects.
 
 Balances per server, an append-only double-entry ledger, tables with their seats and hands, and the
-recovery of hands interrupted by a crash. See the README, "Storage and recovery".
+recovery of hands interrupted by a crash, on SQLite (the default) or PostgreSQL (``DATABASE_URL``).
+See bot/storage/README.md.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from bot.storage.errors import (
     InvalidAmount,
     LedgerMismatch,
     NotSeated,
+    ShardBusy,
     StorageError,
     TableAlreadyOpen,
     TableNotFound,
+    TableNotOwned,
     UnknownPlayer,
 )
 from bot.storage.models import Account, HandSummary, LeaderRow, LedgerEntry, PlayerHistory, TableRow
-from bot.storage.storage import MAX_CHIPS, Storage
+from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, Storage
 
 __all__ = [
+    "DATABASE_ERRORS",
     "MAX_CHIPS",
     "Account",
     "AlreadySeated",
@@ -40,10 +44,12 @@ __all__ = [
     "LedgerMismatch",
     "NotSeated",
     "PlayerHistory",
+    "ShardBusy",
     "Storage",
     "StorageError",
     "TableAlreadyOpen",
     "TableNotFound",
+    "TableNotOwned",
     "TableRow",
     "UnknownPlayer",
 ]

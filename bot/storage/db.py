@@ -1,8 +1,11 @@
-"""The one SQLite connection and the schema migrations.
+"""Schema migrations for both databases, and the SQLite connection.
 
-Migrations are the numbered files in ``migrations/`` (``NNNN_name.sql``). At start-up every file
-whose number is above ``PRAGMA user_version`` is applied, all of them in one transaction together
-with the new version number, so a crash during an upgrade leaves the old schema intact.
+Migrations are the numbered files in ``migrations/<dialect>/`` (``NNNN_name.sql``); both dialects
+carry the same numbers, so a schema version means the same tables on SQLite and on PostgreSQL. At
+start-up every file above the database's version is applied, all of them in one transaction
+together with the new version number, so a crash during an upgrade leaves the old schema intact.
+SQLite keeps its version in ``PRAGMA user_version``; PostgreSQL in the ``schema_version`` table
+(see `bot.storage.postgres`).
 """
 
 from __future__ import annotations
@@ -12,13 +15,25 @@ import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 import aiosqlite
 
-__all__ = ["BUSY_TIMEOUT_MS", "Migration", "connect", "load_migrations", "migrate", "split_statements"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "Dialect",
+    "Migration",
+    "connect",
+    "load_migrations",
+    "migrate",
+    "pending",
+    "split_statements",
+]
 
 BUSY_TIMEOUT_MS = 5000
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+Dialect = Literal["sqlite", "postgresql"]
 
 
 @dataclass(frozen=True)
@@ -28,9 +43,9 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> list[Migration]:
+def load_migrations(dialect: Dialect = "sqlite") -> list[Migration]:
     """Read the packaged migration files; numbering must be 1, 2, 3... with no gap or duplicate."""
-    folder = resources.files("bot.storage") / "migrations"
+    folder = resources.files("bot.storage") / "migrations" / dialect
     found: list[Migration] = []
     for item in folder.iterdir():
         match = _MIGRATION_NAME.match(item.name)
@@ -43,6 +58,16 @@ def load_migrations() -> list[Migration]:
     return found
 
 
+def pending(version: int, migrations: list[Migration]) -> list[Migration]:
+    """The migrations above `version`, refusing a database newer than this bot."""
+    latest = migrations[-1].version if migrations else 0
+    if version > latest:
+        raise RuntimeError(
+            f"the database has schema version {version} but this bot knows only up to {latest}"
+        )
+    return [m for m in migrations if m.version > version]
+
+
 def split_statements(sql: str) -> list[str]:
     """Split a script into complete statements (triggers included) using SQLite's own parser rule.
 
@@ -50,15 +75,15 @@ def split_statements(sql: str) -> list[str]:
     every migration atomically; executing statement by statement keeps them in one transaction.
     """
     statements: list[str] = []
-    pending = ""
+    buffered = ""
     for line in sql.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            if _has_code(pending):
-                statements.append(pending.strip())
-            pending = ""
-    if _has_code(pending):
-        raise ValueError(f"incomplete SQL statement at the end of a migration: {pending.strip()[:80]}")
+        buffered += line
+        if sqlite3.complete_statement(buffered):
+            if _has_code(buffered):
+                statements.append(buffered.strip())
+            buffered = ""
+    if _has_code(buffered):
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {buffered.strip()[:80]}")
     return statements
 
 
@@ -84,29 +109,23 @@ async def connect(path: Path | str) -> aiosqlite.Connection:
 
 
 async def migrate(conn: aiosqlite.Connection, migrations: list[Migration] | None = None) -> int:
-    """Apply the pending migrations in one transaction; return the schema version afterwards."""
-    migrations = load_migrations() if migrations is None else migrations
+    """Apply the pending SQLite migrations in one transaction; return the schema version afterwards."""
+    migrations = load_migrations("sqlite") if migrations is None else migrations
     await conn.execute("BEGIN IMMEDIATE")
     try:
         version = await _user_version(conn)
-        latest = migrations[-1].version if migrations else 0
-        if version > latest:
-            raise RuntimeError(
-                f"the database has schema version {version} but this bot knows only up to {latest}"
-            )
-        for migration in migrations:
-            if migration.version <= version:
-                continue
+        todo = pending(version, migrations)
+        for migration in todo:
             for statement in split_statements(migration.sql):
                 await conn.execute(statement)
-        if latest > version:
-            await conn.execute(f"PRAGMA user_version = {latest:d}")
+        if todo:
+            await conn.execute(f"PRAGMA user_version = {todo[-1].version:d}")
         await conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             await conn.execute("ROLLBACK")
         raise
-    return max(version, latest)
+    return todo[-1].version if todo else version
 
 
 async def _user_version(conn: aiosqlite.Connection) -> int:

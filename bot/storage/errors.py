@@ -19,9 +19,11 @@ __all__ = [
     "InvalidAmount",
     "LedgerMismatch",
     "NotSeated",
+    "ShardBusy",
     "StorageError",
     "TableAlreadyOpen",
     "TableNotFound",
+    "TableNotOwned",
     "UnknownPlayer",
 ]
 
@@ -92,3 +94,12 @@ class HandNotRunning(StorageError):
 
 class LedgerMismatch(StorageError):
     """The chips the caller reports do not match the ledger: refused so that no chip is created or lost."""
+
+
+class TableNotOwned(StorageError):
+    """Another bot process owns this table (several processes share the database): refused so that
+    two processes never play, finish or pay out the same table."""
+
+
+class ShardBusy(StorageError):
+    """Another live bot process already holds one of the shards this process asked for."""

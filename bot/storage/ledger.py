@@ -12,10 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-import aiosqlite
-
 from bot.storage.errors import BonusNotReady, InsufficientChips, UnknownPlayer
 from bot.storage.models import HandSummary, LeaderRow, LedgerEntry, PlayerHistory
+from bot.storage.sql import Conn
 
 __all__ = [
     "BONUS_INTERVAL",
@@ -55,7 +54,7 @@ def from_time(seconds: int) -> datetime:
 
 
 async def record(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     guild_id: int,
     reason: str,
@@ -72,31 +71,27 @@ async def record(
     if reason not in ISSUING_REASONS and sum(e.amount for e in kept) != 0:
         # A bug in the caller, never a player's mistake: refuse before anything is written.
         raise AssertionError(f"movement {reason!r} would create or destroy chips: {kept}")
-    cursor = await conn.execute(
+    [(movement_id,)] = await conn.fetch(
         "INSERT INTO movements (guild_id, reason, table_id, hand_id, by_user_id, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
         (guild_id, reason, table_id, hand_id, by_user_id, now),
     )
-    movement_id = cursor.lastrowid
-    assert movement_id is not None
     await conn.executemany(
         "INSERT INTO entries (movement_id, guild_id, account, user_id, table_id, amount)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         [(movement_id, guild_id, e.account, e.user_id, e.table_id, e.amount) for e in kept],
     )
-    return movement_id
+    return int(movement_id)
 
 
-async def ensure_account(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, *, starting_chips: int, now: int
-) -> bool:
+async def ensure_account(conn: Conn, guild_id: int, user_id: int, *, starting_chips: int, now: int) -> bool:
     """Open the player's account with the starting chips the first time he is seen; True if new."""
-    cursor = await conn.execute(
+    inserted = await conn.execute(
         "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (guild_id, user_id) DO NOTHING",
         (guild_id, user_id, starting_chips, now),
     )
-    if cursor.rowcount != 1:
+    if inserted != 1:
         return False
     await record(
         conn,
@@ -108,23 +103,20 @@ async def ensure_account(
     return True
 
 
-async def balance_of(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> int | None:
-    # execute_fetchall: one round trip to aiosqlite's thread instead of three (execute, fetch, close).
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
+async def balance_of(conn: Conn, guild_id: int, user_id: int) -> int | None:
+    row = await conn.fetchone(
+        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )
-    return None if not rows else int(rows[0][0])
+    return None if row is None else int(row[0])
 
 
-async def debit(conn: aiosqlite.Connection, guild_id: int, user_id: int, amount: int) -> None:
+async def debit(conn: Conn, guild_id: int, user_id: int, amount: int) -> None:
     """Take chips from a balance only if it covers them (the WHERE clause is the check)."""
-    cursor = await conn.execute(
+    changed = await conn.execute(
         "UPDATE accounts SET balance = balance - ? WHERE guild_id = ? AND user_id = ? AND balance >= ?",
         (amount, guild_id, user_id, amount),
     )
-    if cursor.rowcount == 1:
+    if changed == 1:
         return
     have = await balance_of(conn, guild_id, user_id)
     if have is None:
@@ -136,31 +128,28 @@ async def debit(conn: aiosqlite.Connection, guild_id: int, user_id: int, amount:
     )
 
 
-async def credit(conn: aiosqlite.Connection, guild_id: int, user_id: int, amount: int) -> None:
-    cursor = await conn.execute(
+async def credit(conn: Conn, guild_id: int, user_id: int, amount: int) -> None:
+    changed = await conn.execute(
         "UPDATE accounts SET balance = balance + ? WHERE guild_id = ? AND user_id = ?",
         (amount, guild_id, user_id),
     )
-    if cursor.rowcount != 1:
+    if changed != 1:
         raise UnknownPlayer("Questo giocatore non ha ancora un conto su questo server.")
 
 
-async def claim_bonus(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, *, amount: int, now: datetime
-) -> int:
+async def claim_bonus(conn: Conn, guild_id: int, user_id: int, *, amount: int, now: datetime) -> int:
     """Credit the daily bonus if 24 hours have passed since the last one; return the new balance."""
     stamp = to_time(now)
     earliest_previous = stamp - int(BONUS_INTERVAL.total_seconds())
-    cursor = await conn.execute(
+    changed = await conn.execute(
         "UPDATE accounts SET balance = balance + ?, last_bonus_at = ?"
         " WHERE guild_id = ? AND user_id = ? AND (last_bonus_at IS NULL OR last_bonus_at <= ?)",
         (amount, stamp, guild_id, user_id, earliest_previous),
     )
-    if cursor.rowcount != 1:
-        async with conn.execute(
+    if changed != 1:
+        row = await conn.fetchone(
             "SELECT last_bonus_at FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         assert row is not None and row[0] is not None
         left = timedelta(seconds=int(row[0]) - earliest_previous)
         raise BonusNotReady(
@@ -191,21 +180,23 @@ def _italian_duration(left: timedelta) -> str:
     return " e ".join(parts)
 
 
-async def leaderboard(conn: aiosqlite.Connection, guild_id: int, limit: int) -> list[LeaderRow]:
+async def leaderboard(conn: Conn, guild_id: int, limit: int) -> list[LeaderRow]:
     sql = """
-        SELECT a.user_id,
-               a.balance,
-               COALESCE((SELECT SUM(s.stack)
-                           FROM seats AS s
-                           JOIN poker_tables AS t ON t.id = s.table_id
-                          WHERE t.guild_id = a.guild_id AND t.status = 'open' AND s.user_id = a.user_id),
-                        0) AS at_tables
-          FROM accounts AS a
-         WHERE a.guild_id = ?
-         ORDER BY a.balance + at_tables DESC, a.user_id
+        SELECT x.user_id, x.balance, x.at_tables FROM (
+            SELECT a.user_id,
+                   a.balance,
+                   COALESCE((SELECT SUM(s.stack)
+                               FROM seats AS s
+                               JOIN poker_tables AS t ON t.id = s.table_id
+                              WHERE t.guild_id = a.guild_id AND t.status = 'open' AND s.user_id = a.user_id),
+                            0) AS at_tables
+              FROM accounts AS a
+             WHERE a.guild_id = ?
+        ) AS x
+         ORDER BY x.balance + x.at_tables DESC, x.user_id
          LIMIT ?
     """
-    rows = await conn.execute_fetchall(sql, (guild_id, limit))
+    rows = await conn.fetch(sql, (guild_id, limit))
     return [
         LeaderRow(rank=i, user_id=int(u), balance=int(b), at_tables=int(t))
         for i, (u, b, t) in enumerate(rows, start=1)
@@ -213,7 +204,7 @@ async def leaderboard(conn: aiosqlite.Connection, guild_id: int, limit: int) -> 
 
 
 async def history(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, limit: int, *, account: str | None = None
+    conn: Conn, guild_id: int, user_id: int, limit: int, *, account: str | None = None
 ) -> PlayerHistory:
     if await balance_of(conn, guild_id, user_id) is None:
         raise UnknownPlayer("Questo giocatore non ha ancora un conto su questo server.")
@@ -221,11 +212,11 @@ async def history(
         SELECT m.id, m.created_at, m.reason, e.account, e.amount, e.table_id, m.hand_id, m.by_user_id
           FROM entries AS e
           JOIN movements AS m ON m.id = e.movement_id
-         WHERE e.guild_id = ? AND e.user_id = ? AND (? IS NULL OR e.account = ?)
+         WHERE e.guild_id = ? AND e.user_id = ? AND (CAST(? AS TEXT) IS NULL OR e.account = ?)
          ORDER BY e.id DESC
          LIMIT ?
     """
-    entry_rows = await conn.execute_fetchall(entries_sql, (guild_id, user_id, account, account, limit))
+    entry_rows = await conn.fetch(entries_sql, (guild_id, user_id, account, account, limit))
     hands_sql = """
         SELECT h.id, h.table_id, h.number, h.status, h.started_at, h.finished_at,
                hs.start_stack, hs.end_stack, h.record
@@ -236,7 +227,7 @@ async def history(
          ORDER BY h.id DESC
          LIMIT ?
     """
-    hand_rows = await conn.execute_fetchall(hands_sql, (user_id, guild_id, limit))
+    hand_rows = await conn.fetch(hands_sql, (user_id, guild_id, limit))
     return PlayerHistory(
         entries=tuple(
             LedgerEntry(
@@ -268,26 +259,29 @@ async def history(
     )
 
 
-async def check(conn: aiosqlite.Connection, guild_id: int | None) -> list[str]:
+async def check(conn: Conn, guild_id: int | None) -> list[str]:
     """Prove the ledger: every cached amount equals the sum of its entries, and chips are conserved.
 
     Returns one line per inconsistency (empty when all is well); meant for logs and tests, so in
-    English.
+    English. Each query compares columns of a derived table, the form both SQLite and PostgreSQL
+    accept (PostgreSQL cannot name a result column in WHERE).
     """
     problems: list[str] = []
-    scope = "" if guild_id is None else " AND {alias}.guild_id = :guild"
-    params = {"guild": guild_id}
+    scope = "" if guild_id is None else " AND {alias}.guild_id = ?"
+    args = () if guild_id is None else (guild_id,)
 
     async def rows(sql: str) -> list[tuple[int, ...]]:
-        return [tuple(r) for r in await conn.execute_fetchall(sql, params)]
+        return await conn.fetch(sql, args)
 
     # 1. Each balance equals the sum of its entries.
     for g, u, cached, summed in await rows(f"""
-        SELECT a.guild_id, a.user_id, a.balance,
-               COALESCE((SELECT SUM(e.amount) FROM entries AS e
-                          WHERE e.account = 'balance' AND e.guild_id = a.guild_id AND e.user_id = a.user_id),
-                        0) AS summed
-          FROM accounts AS a WHERE 1 {scope.format(alias="a")} AND a.balance <> summed"""):
+        SELECT x.* FROM (
+            SELECT a.guild_id, a.user_id, a.balance,
+                   COALESCE((SELECT SUM(e.amount) FROM entries AS e
+                              WHERE e.account = 'balance' AND e.guild_id = a.guild_id
+                                AND e.user_id = a.user_id), 0) AS summed
+              FROM accounts AS a WHERE TRUE {scope.format(alias="a")}
+        ) AS x WHERE x.balance <> x.summed"""):
         problems.append(f"guild {g} user {u}: balance {cached} but ledger says {summed}")
     for g, u, summed in await rows(f"""
         SELECT e.guild_id, e.user_id, SUM(e.amount) FROM entries AS e
@@ -309,16 +303,18 @@ async def check(conn: aiosqlite.Connection, guild_id: int | None) -> list[str]:
               FROM (SELECT table_id, user_id FROM seats
                     UNION SELECT table_id, user_id FROM entries WHERE account = 'seat') AS k
               JOIN poker_tables AS t ON t.id = k.table_id
-             WHERE 1 {scope.format(alias="t")}
+             WHERE TRUE {scope.format(alias="t")}
         ) AS x WHERE x.stack <> x.summed"""):
         problems.append(f"table {t} user {u}: seat holds {cached} but ledger says {summed}")
 
     # 3. Each table's pot equals the sum of its entries; a closed table holds nothing.
     for t, cached, summed in await rows(f"""
-        SELECT t.id, t.pot,
-               COALESCE((SELECT SUM(e.amount) FROM entries AS e
-                          WHERE e.account = 'pot' AND e.table_id = t.id), 0) AS summed
-          FROM poker_tables AS t WHERE 1 {scope.format(alias="t")} AND t.pot <> summed"""):
+        SELECT x.* FROM (
+            SELECT t.id, t.pot,
+                   COALESCE((SELECT SUM(e.amount) FROM entries AS e
+                              WHERE e.account = 'pot' AND e.table_id = t.id), 0) AS summed
+              FROM poker_tables AS t WHERE TRUE {scope.format(alias="t")}
+        ) AS x WHERE x.pot <> x.summed"""):
         problems.append(f"table {t}: pot {cached} but ledger says {summed}")
     for (t,) in await rows(f"""
         SELECT t.id FROM poker_tables AS t
@@ -347,16 +343,19 @@ async def check(conn: aiosqlite.Connection, guild_id: int | None) -> list[str]:
 
     # 5. Per server: balances + seats + pots = every chip ever issued there.
     for g, held, issued in await rows(f"""
-        SELECT g.guild_id,
-               COALESCE((SELECT SUM(balance) FROM accounts WHERE guild_id = g.guild_id), 0)
-             + COALESCE((SELECT SUM(s.stack) FROM seats AS s JOIN poker_tables AS t ON t.id = s.table_id
-                          WHERE t.guild_id = g.guild_id), 0)
-             + COALESCE((SELECT SUM(pot) FROM poker_tables WHERE guild_id = g.guild_id), 0) AS held,
-               COALESCE((SELECT SUM(e.amount) FROM entries AS e JOIN movements AS m ON m.id = e.movement_id
-                          WHERE m.guild_id = g.guild_id AND m.reason IN ('start', 'bonus', 'grant')), 0)
-                 AS issued
-          FROM (SELECT guild_id FROM accounts UNION SELECT guild_id FROM poker_tables
-                UNION SELECT guild_id FROM movements) AS g
-         WHERE 1 {scope.format(alias="g")} AND held <> issued"""):
+        SELECT x.* FROM (
+            SELECT g.guild_id,
+                   COALESCE((SELECT SUM(balance) FROM accounts WHERE guild_id = g.guild_id), 0)
+                 + COALESCE((SELECT SUM(s.stack) FROM seats AS s JOIN poker_tables AS t ON t.id = s.table_id
+                              WHERE t.guild_id = g.guild_id), 0)
+                 + COALESCE((SELECT SUM(pot) FROM poker_tables WHERE guild_id = g.guild_id), 0) AS held,
+                   COALESCE((SELECT SUM(e.amount) FROM entries AS e
+                               JOIN movements AS m ON m.id = e.movement_id
+                              WHERE m.guild_id = g.guild_id AND m.reason IN ('start', 'bonus', 'grant')), 0)
+                     AS issued
+              FROM (SELECT guild_id FROM accounts UNION SELECT guild_id FROM poker_tables
+                    UNION SELECT guild_id FROM movements) AS g
+             WHERE TRUE {scope.format(alias="g")}
+        ) AS x WHERE x.held <> x.issued"""):
         problems.append(f"guild {g}: {held} chips held but {issued} issued")
     return problems

@@ -1,30 +1,55 @@
 """`Storage`: the one object the bot uses to read and move chips.
 
-It owns the single aiosqlite connection. Every public method takes an `asyncio.Lock` and runs as one
-explicit transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``, ``ROLLBACK`` on any error), so concurrent
-tasks never interleave inside a transaction and a refusal leaves the database exactly as it was.
-Reads take the lock too: on a shared connection a read between another task's BEGIN and COMMIT would
-see chips that may still be rolled back.
+It sits on a backend: SQLite (one file, the default; `bot.storage.sqlite`) or PostgreSQL (a shared
+server; `bot.storage.postgres`), chosen by what `Storage.open` is given. Every public method runs as
+one transaction of that backend, committed at the end and rolled back on any error, so a refusal
+leaves the database exactly as it was and concurrent tasks never interleave inside a transaction.
+The chip logic itself (`ledger.py`, `tables.py`) is written once for both.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+import secrets
+import sqlite3
+from collections.abc import Callable, Collection
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+import asyncpg
 
 from bot.storage import ledger, tables
-from bot.storage.db import connect, migrate
-from bot.storage.errors import BonusDisabled, InvalidAmount, LedgerMismatch, TableNotFound
+from bot.storage.errors import (
+    BonusDisabled,
+    HandNotRunning,
+    InvalidAmount,
+    LedgerMismatch,
+    TableNotFound,
+    TableNotOwned,
+)
 from bot.storage.models import Account, LeaderRow, PlayerHistory, TableRow
+from bot.storage.postgres import PostgresBackend
+from bot.storage.sql import Backend, Conn
+from bot.storage.sqlite import SqliteBackend
 
-__all__ = ["MAX_CHIPS", "Storage"]
+__all__ = ["DATABASE_ERRORS", "MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_postgres_url"]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+# What opening a database may raise when the file or the server cannot be used (not a bug).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    sqlite3.Error,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+
+
+def is_postgres_url(target: Path | str) -> bool:
+    """True for a PostgreSQL URL (``postgresql://...``); anything else is a SQLite file path."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
 
 # Far below SQLite's 64-bit limit, far above any game night: a typo cannot overflow a sum.
 MAX_CHIPS = 10**12
@@ -55,49 +80,57 @@ def _stacks(stacks: dict[int, int], pot: int) -> None:
 
 
 class Storage:
-    """The ledger and the tables of every server. Open with `await Storage.open(path, ...)`."""
+    """The ledger and the tables of every server. Open with `await Storage.open(path_or_url, ...)`."""
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
+        backend: Backend,
         *,
         starting_chips: int,
         daily_bonus: int,
         clock: Callable[[], datetime],
     ) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+        self._backend = backend
         self.starting_chips = starting_chips
         self.daily_bonus = daily_bonus
         self._clock = clock
-        self.schema_version = 0
+        self.schema_version = backend.schema_version
+        self.owner_token = secrets.token_hex(8)
+        """This process's token, written on the tables it claims (`claim_tables`)."""
+        self._owner: str | None = None  # the token once a shard is claimed; None: tables have no owner
 
     @classmethod
     async def open(
         cls,
-        path: Path | str,
+        target: Path | str,
         *,
         starting_chips: int = 1000,
         daily_bonus: int = 200,
         clock: Callable[[], datetime] = _utcnow,
     ) -> Storage:
-        """Connect (creating the parent folder), switch to WAL and apply pending migrations."""
+        """Open the database and apply pending migrations.
+
+        `target` is a ``postgresql://`` URL (an asyncpg pool on that server) or the path of a SQLite
+        file (created with its folder if missing, in WAL mode).
+        """
         if isinstance(starting_chips, bool) or not 0 < starting_chips <= MAX_CHIPS:
             raise ValueError(f"starting_chips must be a positive integer, not {starting_chips!r}")
         if isinstance(daily_bonus, bool) or not 0 <= daily_bonus <= MAX_CHIPS:
             raise ValueError(f"daily_bonus must be a non-negative integer, not {daily_bonus!r}")
-        conn = await connect(path)
-        try:
-            storage = cls(conn, starting_chips=starting_chips, daily_bonus=daily_bonus, clock=clock)
-            storage.schema_version = await migrate(conn)
-        except BaseException:
-            await conn.close()
-            raise
-        return storage
+        backend: Backend
+        if is_postgres_url(target):
+            backend = await PostgresBackend.open(str(target))
+        else:
+            backend = await SqliteBackend.open(target)
+        return cls(backend, starting_chips=starting_chips, daily_bonus=daily_bonus, clock=clock)
+
+    @property
+    def dialect(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return self._backend.dialect
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+        await self._backend.close()
 
     async def __aenter__(self) -> Storage:
         return self
@@ -108,18 +141,8 @@ class Storage:
     def _now(self) -> int:
         return ledger.to_time(self._clock())
 
-    @asynccontextmanager
-    async def _transaction(self, *, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction under the lock; a read-only one is deferred so other processes can still write."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                yield self._conn
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:  # also when COMMIT itself failed
-                    await self._conn.execute("ROLLBACK")
-                raise
+    def _transaction(self, *, write: bool = True) -> AbstractAsyncContextManager[Conn]:
+        return self._backend.transaction(write=write)
 
     # Accounts -------------------------------------------------------------------------------------
 
@@ -201,6 +224,7 @@ class Storage:
                 variant=variant,
                 options_json=options_json,
                 state_json=state_json,
+                owner=self._owner,
                 now=self._now(),
             )
 
@@ -222,6 +246,7 @@ class Storage:
                 amount=amount,
                 state_json=state_json,
                 starting_chips=self.starting_chips,
+                token=self._owner,
                 now=self._now(),
             )
 
@@ -230,7 +255,12 @@ class Storage:
         state_json = None if state is None else _dump(state)
         async with self._transaction() as conn:
             return await tables.cash_out(
-                conn, table_id=table_id, user_id=user_id, state_json=state_json, now=self._now()
+                conn,
+                table_id=table_id,
+                user_id=user_id,
+                state_json=state_json,
+                token=self._owner,
+                now=self._now(),
             )
 
     async def begin_hand(self, table_id: int, stacks: dict[int, int], pot: int, state: dict[str, Any]) -> int:
@@ -243,7 +273,13 @@ class Storage:
         state_json = _dump(state)
         async with self._transaction() as conn:
             return await tables.begin_hand(
-                conn, table_id=table_id, stacks=stacks, pot=pot, state_json=state_json, now=self._now()
+                conn,
+                table_id=table_id,
+                stacks=stacks,
+                pot=pot,
+                state_json=state_json,
+                token=self._owner,
+                now=self._now(),
             )
 
     async def finish_hand(
@@ -272,6 +308,7 @@ class Storage:
                 pot=pot,
                 state_json=state_json,
                 record_json=record_json,
+                token=self._owner,
                 now=self._now(),
             )
 
@@ -286,19 +323,27 @@ class Storage:
             raise LedgerMismatch("Le fiches del tavolo devono essere numeri interi non negativi.")
         async with self._transaction() as conn:
             await tables.release_mid_hand(
-                conn, table_id=table_id, hand_id=hand_id, user_id=user_id, amount=amount, now=self._now()
+                conn,
+                table_id=table_id,
+                hand_id=hand_id,
+                user_id=user_id,
+                amount=amount,
+                token=self._owner,
+                now=self._now(),
             )
 
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's public message, so that a restart can edit it."""
         async with self._transaction() as conn:
-            await tables.set_message(conn, table_id=table_id, message_id=message_id)
+            await tables.set_message(conn, table_id=table_id, message_id=message_id, token=self._owner)
 
     async def close_table(self, table_id: int, payouts: dict[int, int]) -> None:
         """Pay out every chip at the table (the engine's `Table.close()`) and close it."""
         _stacks(payouts, 0)
         async with self._transaction() as conn:
-            await tables.close_table(conn, table_id=table_id, payouts=payouts, now=self._now())
+            await tables.close_table(
+                conn, table_id=table_id, payouts=payouts, token=self._owner, now=self._now()
+            )
 
     async def table(self, table_id: int) -> TableRow:
         """One open table, as `open_tables` returns it."""
@@ -308,23 +353,59 @@ class Storage:
             raise TableNotFound("Questo tavolo non esiste o è già stato chiuso.")
         return found[0]
 
-    async def open_tables(self) -> list[TableRow]:
-        """Every open table with its seats and stored state, for start-up."""
-        async with self._transaction(write=False) as conn:
-            return await tables.open_tables(conn)
+    async def open_tables(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[TableRow]:
+        """Every open table with its seats and stored state, for start-up.
 
-    async def recover(self) -> list[int]:
+        With `shard_ids` and `shard_count`, only the tables of guilds on those gateway shards
+        (``(guild_id >> 22) % shard_count``), the formula discord.py uses.
+        """
+        shards = _shards(shard_ids, shard_count)
+        async with self._transaction(write=False) as conn:
+            return await tables.open_tables(conn, shards=shards)
+
+    async def claim_tables(self, shard_ids: Collection[int], shard_count: int) -> list[int]:
+        """Make this process the owner of the open tables of its shards; return their ids.
+
+        For several bot processes on one PostgreSQL database, each running some gateway shards. The
+        shards are held (an advisory lock per shard, `ShardBusy` if another live process holds one)
+        until `close()`; the claimed tables, and every table this storage creates from now on, carry
+        `owner_token`, and every write to a table checks it in the same transaction
+        (`TableNotOwned` otherwise), so two processes never play or pay out the same table. Call it
+        before `recover` and `open_tables` at start-up, with the same shards. A process that never
+        calls it (one bot on its own database) writes tables without an owner, as before.
+        """
+        shards = _shards(shard_ids, shard_count)
+        assert shards is not None
+        await self._backend.hold_shards(shards[0], shard_count)
+        self._owner = self.owner_token
+        async with self._transaction() as conn:
+            return await tables.claim_tables(conn, shards=shards, token=self.owner_token)
+
+    async def recover(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[int]:
         """Cancel every hand a crash interrupted, restoring its start-of-hand stacks, pot and state.
 
-        Call once at start-up, before rebuilding the engine tables from `open_tables()`. Each table is
-        its own transaction, so one damaged table cannot keep the others from recovering.
+        Call once at start-up, before rebuilding the engine tables from `open_tables()`; a sharded
+        process passes its shards (after `claim_tables`) so that it never cancels the running hand
+        of another live process. Each table is its own transaction, so one damaged table cannot keep
+        the others from recovering; a hand that another process recovered meanwhile, or a table
+        another process owns, is skipped.
         """
+        shards = _shards(shard_ids, shard_count)
         async with self._transaction(write=False) as conn:
-            pending = await tables.running_hands(conn)
+            pending = await tables.running_hands(conn, shards)
         recovered: list[int] = []
         for table_id, hand_id in pending:
-            async with self._transaction() as conn:
-                await tables.recover_table(conn, table_id=table_id, hand_id=hand_id, now=self._now())
+            try:
+                async with self._transaction() as conn:
+                    await tables.recover_table(
+                        conn, table_id=table_id, hand_id=hand_id, token=self._owner, now=self._now()
+                    )
+            except (HandNotRunning, TableNotFound, TableNotOwned):
+                continue  # recovered or closed by another process meanwhile, or not ours
             recovered.append(table_id)
         return recovered
 
@@ -332,3 +413,14 @@ class Storage:
         """Prove the ledger for one server or all: an empty list means every chip is accounted for."""
         async with self._transaction(write=False) as conn:
             return await ledger.check(conn, guild_id)
+
+
+def _shards(shard_ids: Collection[int] | None, shard_count: int | None) -> tables.Shards | None:
+    if shard_ids is None and shard_count is None:
+        return None
+    if shard_ids is None or shard_count is None:
+        raise ValueError("shard_ids and shard_count go together")
+    wanted = tuple(sorted(set(shard_ids)))
+    if shard_count < 1 or not wanted or not all(0 <= shard < shard_count for shard in wanted):
+        raise ValueError(f"shard ids must be within 0..{shard_count - 1}: {shard_ids!r}")
+    return (wanted, shard_count)

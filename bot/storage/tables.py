@@ -3,16 +3,16 @@
 Hands are written at their boundaries: `begin_hand` stores the start-of-hand snapshot, `finish_hand`
 the result. Between the two the seats keep their start-of-hand stacks, except that a player who
 leaves takes his remaining stack at once (`release_mid_hand`, noted in `hand_seats.released`); that
-is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a transaction
-opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row count is
-checked.
+is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a
+transaction opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row
+count is checked. Every write to a table first locks its row (`Conn.lock_table`, for other processes
+on PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
 """
 
 from __future__ import annotations
 
 import json
-
-import aiosqlite
+from collections.abc import Collection
 
 from bot.storage.errors import (
     AlreadySeated,
@@ -22,14 +22,18 @@ from bot.storage.errors import (
     NotSeated,
     TableAlreadyOpen,
     TableNotFound,
+    TableNotOwned,
 )
 from bot.storage.ledger import Entry, credit, debit, ensure_account, record
 from bot.storage.models import TableRow
+from bot.storage.sql import Conn, placeholders
 
 __all__ = [
+    "Shards",
     "begin_hand",
     "buy_in",
     "cash_out",
+    "claim_tables",
     "close_table",
     "create_table",
     "finish_hand",
@@ -42,60 +46,73 @@ __all__ = [
 
 _NO_TABLE = "Questo tavolo non esiste o è già stato chiuso."
 
+Shards = tuple[Collection[int], int]
+"""(shard ids, shard count): the tables of the guilds with ``(guild_id >> 22) % count`` in the ids,
+the formula Discord uses to place a guild on a gateway shard."""
 
-# Every read below is one `execute_fetchall`: a single round trip to aiosqlite's thread instead of
-# three (execute, fetch, close), and each waits for an event-loop turn under the storage lock.
+
+def _shard_filter(shards: Shards | None, alias: str = "poker_tables") -> tuple[str, list[object]]:
+    """A WHERE fragment (starting with AND) and its arguments; nothing when `shards` is None."""
+    if shards is None:
+        return "", []
+    ids, count = shards
+    wanted = sorted(set(ids))
+    return f" AND (({alias}.guild_id >> 22) % ?) IN ({placeholders(len(wanted))})", [count, *wanted]
 
 
-async def _table_and_hand(conn: aiosqlite.Connection, table_id: int) -> tuple[int, int, int | None]:
-    """Return (guild_id, pot, running hand id or None) of an open table, in one query."""
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT guild_id, pot,"
-            " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running')"
-            " FROM poker_tables WHERE id = ? AND status = 'open'",
-            (table_id,),
-        )
+def _check_owner(owner: str | None, token: str | None) -> None:
+    """A table with an owner may be written only by the process holding that owner's token."""
+    if owner is not None and owner != token:
+        raise TableNotOwned("Questo tavolo è gestito da un altro processo del bot: riprova tra poco.")
+
+
+async def _table_and_hand(conn: Conn, table_id: int, token: str | None) -> tuple[int, int, int | None]:
+    """Lock an open table this process may write; return (guild_id, pot, running hand id or None).
+
+    Every write to a table starts here (or in `begin_hand`, which does the same), so the lock and
+    the ownership check come before anything is read or changed.
+    """
+    await conn.lock_table(table_id)
+    row = await conn.fetchone(
+        "SELECT guild_id, pot,"
+        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
+        " owner FROM poker_tables WHERE id = ? AND status = 'open'",
+        (table_id,),
     )
-    if not rows:
+    if row is None:
         raise TableNotFound(_NO_TABLE)
-    guild_id, pot, hand_id = rows[0]
+    guild_id, pot, hand_id, owner = row
+    _check_owner(owner, token)
     return int(guild_id), int(pot), None if hand_id is None else int(hand_id)
 
 
-async def _open_table(conn: aiosqlite.Connection, table_id: int) -> tuple[int, int]:
-    """Return (guild_id, pot) of an open table."""
-    guild_id, pot, _ = await _table_and_hand(conn, table_id)
+async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int, int]:
+    """Lock an open table this process may write; return (guild_id, pot)."""
+    guild_id, pot, _ = await _table_and_hand(conn, table_id, token)
     return guild_id, pot
 
 
-async def _seats(conn: aiosqlite.Connection, table_id: int) -> dict[int, int]:
-    rows = await conn.execute_fetchall("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,))
+async def _seats(conn: Conn, table_id: int) -> dict[int, int]:
+    rows = await conn.fetch("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,))
     return {int(u): int(s) for u, s in rows}
 
 
-async def _running_hand(conn: aiosqlite.Connection, table_id: int) -> int | None:
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
-        )
-    )
-    return None if not rows else int(rows[0][0])
+async def _running_hand(conn: Conn, table_id: int) -> int | None:
+    row = await conn.fetchone("SELECT id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,))
+    return None if row is None else int(row[0])
 
 
-async def _in_hand(conn: aiosqlite.Connection, hand_id: int) -> dict[int, int]:
-    rows = await conn.execute_fetchall(
-        "SELECT user_id, start_stack FROM hand_seats WHERE hand_id = ?", (hand_id,)
-    )
+async def _in_hand(conn: Conn, hand_id: int) -> dict[int, int]:
+    rows = await conn.fetch("SELECT user_id, start_stack FROM hand_seats WHERE hand_id = ?", (hand_id,))
     return {int(u): int(s) for u, s in rows}
 
 
 async def _seats_and_hand(
-    conn: aiosqlite.Connection, table_id: int, hand_id: int
+    conn: Conn, table_id: int, hand_id: int
 ) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
     """The table's seats, the hand's start-of-hand stacks and who left it mid-hand with the chips
     they took back then, in one query."""
-    rows = await conn.execute_fetchall(
+    rows = await conn.fetch(
         "SELECT 0, user_id, stack, NULL FROM seats WHERE table_id = ?"
         " UNION ALL SELECT 1, user_id, start_stack, released FROM hand_seats WHERE hand_id = ?",
         (table_id, hand_id),
@@ -113,16 +130,16 @@ async def _seats_and_hand(
     return seats, in_hand, released
 
 
-async def _set_stack(conn: aiosqlite.Connection, table_id: int, user_id: int, old: int, new: int) -> None:
-    cursor = await conn.execute(
+async def _set_stack(conn: Conn, table_id: int, user_id: int, old: int, new: int) -> None:
+    changed = await conn.execute(
         "UPDATE seats SET stack = ? WHERE table_id = ? AND user_id = ? AND stack = ?",
         (new, table_id, user_id, old),
     )
-    if cursor.rowcount != 1:
+    if changed != 1:
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
-async def _set_stacks(conn: aiosqlite.Connection, table_id: int, changes: list[tuple[int, int, int]]) -> None:
+async def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) -> None:
     """Compare-and-set several seats, (user_id, old, new) each, in one round trip.
 
     Each row matches at most one seat (the key is table and user), so the summed row count equals
@@ -130,29 +147,29 @@ async def _set_stacks(conn: aiosqlite.Connection, table_id: int, changes: list[t
     """
     if not changes:
         return
-    cursor = await conn.executemany(
+    changed = await conn.executemany(
         "UPDATE seats SET stack = ? WHERE table_id = ? AND user_id = ? AND stack = ?",
         [(new, table_id, user_id, old) for user_id, old, new in changes],
     )
-    if cursor.rowcount != len(changes):
+    if changed != len(changes):
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
-async def _set_pot(conn: aiosqlite.Connection, table_id: int, old: int, new: int) -> None:
-    cursor = await conn.execute(
+async def _set_pot(conn: Conn, table_id: int, old: int, new: int) -> None:
+    changed = await conn.execute(
         "UPDATE poker_tables SET pot = ? WHERE id = ? AND pot = ?", (new, table_id, old)
     )
-    if cursor.rowcount != 1:
+    if changed != 1:
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
-async def _save_state(conn: aiosqlite.Connection, table_id: int, state_json: str | None) -> None:
+async def _save_state(conn: Conn, table_id: int, state_json: str | None) -> None:
     if state_json is not None:
         await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (state_json, table_id))
 
 
 async def create_table(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     guild_id: int,
     channel_id: int,
@@ -160,40 +177,42 @@ async def create_table(
     variant: str,
     options_json: str,
     state_json: str,
+    owner: str | None,
     now: int,
 ) -> int:
-    open_here = await conn.execute_fetchall(
-        "SELECT 1 FROM poker_tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+    """Insert the table unless its channel has an open one (the partial unique index decides, so two
+    processes creating a table in one channel at once cannot both succeed)."""
+    created = await conn.fetch(
+        "INSERT INTO poker_tables"
+        " (guild_id, channel_id, creator_id, variant, options, state, owner, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (channel_id) WHERE status = 'open' DO NOTHING RETURNING id",
+        (guild_id, channel_id, creator_id, variant, options_json, state_json, owner, now),
     )
-    if list(open_here):
+    if not created:
         raise TableAlreadyOpen("In questo canale c'è già un tavolo aperto.")
-    cursor = await conn.execute(
-        "INSERT INTO poker_tables (guild_id, channel_id, creator_id, variant, options, state, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, creator_id, variant, options_json, state_json, now),
-    )
-    assert cursor.lastrowid is not None
-    return cursor.lastrowid
+    return int(created[0][0])
 
 
 async def buy_in(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     table_id: int,
     user_id: int,
     amount: int,
     state_json: str | None,
     starting_chips: int,
+    token: str | None,
     now: int,
 ) -> None:
     """Move `amount` from the balance to a new seat; allowed during a hand (he waits for the next one)."""
-    guild_id, _ = await _open_table(conn, table_id)
+    guild_id, _ = await _open_table(conn, table_id, token)
     await ensure_account(conn, guild_id, user_id, starting_chips=starting_chips, now=now)
-    cursor = await conn.execute(
+    seated = await conn.execute(
         "INSERT INTO seats (table_id, user_id, stack) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (table_id, user_id, amount),
     )
-    if cursor.rowcount != 1:
+    if seated != 1:
         raise AlreadySeated("Sei già seduto a questo tavolo.")
     await debit(conn, guild_id, user_id, amount)
     await record(
@@ -211,18 +230,17 @@ async def buy_in(
 
 
 async def cash_out(
-    conn: aiosqlite.Connection, *, table_id: int, user_id: int, state_json: str | None, now: int
+    conn: Conn, *, table_id: int, user_id: int, state_json: str | None, token: str | None, now: int
 ) -> int:
     """Move the whole seat back to the balance; refused while the player is in the running hand."""
-    guild_id, _, hand_id = await _table_and_hand(conn, table_id)
+    guild_id, _, hand_id = await _table_and_hand(conn, table_id, token)
     if hand_id is not None and user_id in await _in_hand(conn, hand_id):
         raise HandInProgress(
             "Non puoi ritirare le fiches durante la mano: torneranno al tuo saldo appena finisce."
         )
-    async with conn.execute(
+    row = await conn.fetchone(
         "DELETE FROM seats WHERE table_id = ? AND user_id = ? RETURNING stack", (table_id, user_id)
-    ) as cursor:
-        row = await cursor.fetchone()
+    )
     if row is None:
         raise NotSeated("Non sei seduto a questo tavolo.")
     stack = int(row[0])
@@ -243,7 +261,7 @@ async def cash_out(
 
 
 async def release_mid_hand(
-    conn: aiosqlite.Connection, *, table_id: int, hand_id: int, user_id: int, amount: int, now: int
+    conn: Conn, *, table_id: int, hand_id: int, user_id: int, amount: int, token: str | None, now: int
 ) -> None:
     """Move a leaver's remaining stack from his seat to his balance while the hand goes on.
 
@@ -251,7 +269,7 @@ async def release_mid_hand(
     result moves it. The release is noted in `hand_seats.released` in the same transaction, which is
     what `recover_table` and `finish_hand` read.
     """
-    guild_id, _, running = await _table_and_hand(conn, table_id)
+    guild_id, _, running = await _table_and_hand(conn, table_id, token)
     if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
@@ -285,8 +303,8 @@ async def release_mid_hand(
     )
 
 
-async def set_message(conn: aiosqlite.Connection, *, table_id: int, message_id: int | None) -> None:
-    await _open_table(conn, table_id)
+async def set_message(conn: Conn, *, table_id: int, message_id: int | None, token: str | None) -> None:
+    await _open_table(conn, table_id, token)
     await conn.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
@@ -295,27 +313,28 @@ def _mismatch(what: str) -> LedgerMismatch:
 
 
 async def begin_hand(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     table_id: int,
     stacks: dict[int, int],
     pot: int,
     state_json: str,
+    token: str | None,
     now: int,
 ) -> int:
     """Write the start-of-hand snapshot after checking that the engine and the ledger agree."""
-    rows = list(
-        await conn.execute_fetchall(
-            "SELECT pot,"
-            " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
-            " (SELECT COALESCE(MAX(h.number), 0) + 1 FROM hands AS h WHERE h.table_id = poker_tables.id)"
-            " FROM poker_tables WHERE id = ? AND status = 'open'",
-            (table_id,),
-        )
+    await conn.lock_table(table_id)
+    row = await conn.fetchone(
+        "SELECT pot,"
+        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
+        " (SELECT COALESCE(MAX(h.number), 0) + 1 FROM hands AS h WHERE h.table_id = poker_tables.id),"
+        " owner FROM poker_tables WHERE id = ? AND status = 'open'",
+        (table_id,),
     )
-    if not rows:
+    if row is None:
         raise TableNotFound(_NO_TABLE)
-    db_pot, running, number = int(rows[0][0]), rows[0][1], int(rows[0][2])
+    db_pot, running, number, owner = int(row[0]), row[1], int(row[2]), row[3]
+    _check_owner(owner, token)
     if running is not None:
         raise HandInProgress("A questo tavolo c'è già una mano in corso.")
     seats = await _seats(conn, table_id)
@@ -326,22 +345,21 @@ async def begin_hand(
             raise _mismatch("un giocatore senza posto non può giocare la mano")
     if pot != db_pot:
         raise _mismatch("la mano non può iniziare")
-    cursor = await conn.execute(
-        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state) VALUES (?, ?, ?, ?, ?)",
+    [(hand_id,)] = await conn.fetch(
+        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
+        " VALUES (?, ?, ?, ?, ?) RETURNING id",
         (table_id, number, now, pot, state_json),
     )
-    hand_id = cursor.lastrowid
-    assert hand_id is not None
     await conn.executemany(
         "INSERT INTO hand_seats (hand_id, user_id, start_stack) VALUES (?, ?, ?)",
         [(hand_id, user_id, stack) for user_id, stack in sorted(seats.items())],
     )
     await _save_state(conn, table_id, state_json)
-    return hand_id
+    return int(hand_id)
 
 
 async def finish_hand(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     table_id: int,
     hand_id: int,
@@ -349,10 +367,15 @@ async def finish_hand(
     pot: int,
     state_json: str,
     record_json: str,
+    token: str | None,
     now: int,
 ) -> None:
-    """Write the new stacks, pot, state and record; refused unless every chip is accounted for."""
-    guild_id, db_pot, running = await _table_and_hand(conn, table_id)
+    """Write the new stacks, pot, state and record; refused unless every chip is accounted for.
+
+    The table is locked and the hand checked to be the running one in the same transaction, so a
+    second application of the same result (a retry, another process) is refused with `HandNotRunning`.
+    """
+    guild_id, db_pot, running = await _table_and_hand(conn, table_id, token)
     if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
@@ -368,11 +391,11 @@ async def finish_hand(
     await _set_stacks(conn, table_id, changed)
     entries = [Entry("seat", new - old, user_id=u, table_id=table_id) for u, old, new in changed]
     # The pot's compare-and-set and the new state in one statement (the pot may be unchanged).
-    cursor = await conn.execute(
+    updated = await conn.execute(
         "UPDATE poker_tables SET pot = ?, state = ? WHERE id = ? AND pot = ?",
         (pot, state_json, table_id, db_pot),
     )
-    if cursor.rowcount != 1:
+    if updated != 1:
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
     if pot != db_pot:
         entries.append(Entry("pot", pot - db_pot, table_id=table_id))
@@ -394,10 +417,10 @@ async def finish_hand(
 
 
 async def close_table(
-    conn: aiosqlite.Connection, *, table_id: int, payouts: dict[int, int], now: int
+    conn: Conn, *, table_id: int, payouts: dict[int, int], token: str | None, now: int
 ) -> None:
     """Pay every chip at the table (seats and pot) back to balances and close it."""
-    guild_id, db_pot, running = await _table_and_hand(conn, table_id)
+    guild_id, db_pot, running = await _table_and_hand(conn, table_id, token)
     if running is not None:
         raise HandInProgress("Il tavolo si potrà chiudere alla fine della mano in corso.")
     seats = await _seats(conn, table_id)
@@ -417,16 +440,18 @@ async def close_table(
     await record(conn, guild_id=guild_id, reason="close", table_id=table_id, entries=entries, now=now)
 
 
-async def running_hands(conn: aiosqlite.Connection) -> list[tuple[int, int]]:
-    """(table_id, hand_id) of every hand that was started and never finished."""
-    async with conn.execute(
+async def running_hands(conn: Conn, shards: Shards | None = None) -> list[tuple[int, int]]:
+    """(table_id, hand_id) of every hand that was started and never finished (in the given shards)."""
+    where, args = _shard_filter(shards, "t")
+    rows = await conn.fetch(
         "SELECT h.table_id, h.id FROM hands AS h JOIN poker_tables AS t ON t.id = h.table_id"
-        " WHERE h.status = 'running' AND t.status = 'open' ORDER BY h.table_id"
-    ) as cursor:
-        return [(int(t), int(h)) for t, h in await cursor.fetchall()]
+        f" WHERE h.status = 'running' AND t.status = 'open'{where} ORDER BY h.table_id",
+        args,
+    )
+    return [(int(t), int(h)) for t, h in rows]
 
 
-async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: int, now: int) -> None:
+async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str | None, now: int) -> None:
     """Cancel an interrupted hand: start-of-hand stacks, pot and state come back; late joiners are refunded.
 
     Seats are written only at hand boundaries, so the stacks of the players in the hand normally
@@ -436,12 +461,11 @@ async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: i
     (`release_mid_hand`): he gets the rest of his start-of-hand stack on his balance and is not
     seated again (the registry drops him from the restored engine state).
     """
-    guild_id, db_pot = await _open_table(conn, table_id)
-    async with conn.execute(
+    guild_id, db_pot = await _open_table(conn, table_id, token)
+    row = await conn.fetchone(
         "SELECT start_pot, start_state FROM hands WHERE id = ? AND table_id = ? AND status = 'running'",
         (hand_id, table_id),
-    ) as cursor:
-        row = await cursor.fetchone()
+    )
     if row is None:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     start_pot, start_state = int(row[0]), str(row[1])
@@ -483,15 +507,31 @@ async def recover_table(conn: aiosqlite.Connection, *, table_id: int, hand_id: i
     await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (start_state, table_id))
 
 
-async def open_tables(conn: aiosqlite.Connection, *, table_id: int | None = None) -> list[TableRow]:
-    """Every open table, or only `table_id` if it is open."""
-    async with conn.execute(
+async def claim_tables(conn: Conn, *, shards: Shards, token: str) -> list[int]:
+    """Stamp `token` as the owner of every open table in the shards; return their ids.
+
+    The UPDATE takes each row's lock, so it waits for a write still running on a table under its
+    previous owner; from the commit on, only `token` may write to these tables.
+    """
+    where, args = _shard_filter(shards)
+    rows = await conn.fetch(
+        f"UPDATE poker_tables SET owner = ? WHERE status = 'open'{where} RETURNING id", [token, *args]
+    )
+    return sorted(int(r[0]) for r in rows)
+
+
+async def open_tables(
+    conn: Conn, *, table_id: int | None = None, shards: Shards | None = None
+) -> list[TableRow]:
+    """Every open table (in the given shards), or only `table_id` if it is open."""
+    where, args = _shard_filter(shards)
+    rows = await conn.fetch(
         "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
         " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id ORDER BY h.number DESC LIMIT 1)"
-        " FROM poker_tables WHERE status = 'open' AND (:id IS NULL OR id = :id) ORDER BY id",
-        {"id": table_id},
-    ) as cursor:
-        rows = await cursor.fetchall()
+        " FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
+        f"{where} ORDER BY id",
+        [table_id, table_id, *args],
+    )
     tables: list[TableRow] = []
     for tid, guild_id, channel_id, creator_id, variant, options, state, status, pot, message, last in rows:
         tables.append(

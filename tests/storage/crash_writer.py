@@ -1,10 +1,11 @@
 """A writer for the crash test: plays random chip movements on a database until it is killed.
 
-Run as ``python tests/storage/crash_writer.py DB_PATH SEED``. After each committed grant of one chip
-to the bank account it prints ``ack N hand|idle`` (the bank's balance, and whether a hand is
-running), so the test knows which transactions were committed before the SIGKILL and can check they
-survived, and can aim some kills inside a hand. Inside a hand it sometimes gives a player his
-remaining stack back at once (a player leaving mid-hand), so some kills land after such a release.
+Run as ``python -m tests.storage.crash_writer DB_PATH_OR_URL SEED`` from the repository root.
+After each committed grant of one chip to the bank account it prints ``ack N hand|idle`` (the
+bank's balance, and whether a hand is running), so the test knows which transactions were
+committed before the SIGKILL and can check they survived, and can aim some kills inside a hand.
+Inside a hand it sometimes gives a player his remaining stack back at once (a player leaving
+mid-hand), so some kills land after such a release.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import asyncio
 import random
 import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from bot.storage import Storage, StorageError
 
@@ -22,10 +22,10 @@ BANK = 999
 PLAYERS = (1, 2, 3, 4, 5)
 
 
-async def play(path: Path, seed: int) -> None:
+async def play(target: str, seed: int) -> None:
     rng = random.Random(seed)
     when = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=seed)
-    store = await Storage.open(path, starting_chips=100, daily_bonus=25)
+    store = await Storage.open(target, starting_chips=100, daily_bonus=25)
     await store.recover()  # as the bot does at start-up
     tables = [t for t in await store.open_tables() if t.guild_id == GUILD]
     table = tables[0].id if tables else await store.create_table(GUILD, 1, BANK, "texas", {}, {})
@@ -81,4 +81,4 @@ async def finish(
 
 
 if __name__ == "__main__":
-    asyncio.run(play(Path(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(play(sys.argv[1], int(sys.argv[2])))

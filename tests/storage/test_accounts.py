@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -23,8 +22,8 @@ from tests.storage.conftest import (
     GUILD,
     OTHER_GUILD,
     STARTING,
+    Database,
     FakeClock,
-    dump,
     state_of,
 )
 
@@ -43,13 +42,13 @@ async def test_balances_are_per_server(storage: Storage) -> None:
     assert await storage.balance(OTHER_GUILD, ALICE) == STARTING
 
 
-async def test_daily_bonus_once_per_24_hours(storage: Storage, clock: FakeClock, db_path: Path) -> None:
+async def test_daily_bonus_once_per_24_hours(storage: Storage, clock: FakeClock, db: Database) -> None:
     assert await storage.claim_bonus(GUILD, ALICE) == STARTING + BONUS
     clock.advance(timedelta(hours=23, minutes=59))
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(BonusNotReady) as refused:
         await storage.claim_bonus(GUILD, ALICE)
-    assert dump(db_path) == before
+    assert await db.dump() == before
     assert refused.value.retry_after == timedelta(minutes=1)
     assert str(refused.value) == (
         "Hai già ritirato il bonus giornaliero: potrai ritirarlo di nuovo tra 1 minuto."
@@ -80,12 +79,12 @@ async def test_bonus_is_per_server(storage: Storage) -> None:
     assert await storage.claim_bonus(OTHER_GUILD, ALICE) == STARTING + BONUS
 
 
-async def test_zero_bonus_is_disabled(db_path: Path, clock: FakeClock) -> None:
-    async with await Storage.open(db_path, starting_chips=STARTING, daily_bonus=0, clock=clock) as store:
-        before = dump(db_path)
+async def test_zero_bonus_is_disabled(db: Database, clock: FakeClock) -> None:
+    async with await Storage.open(db.target, starting_chips=STARTING, daily_bonus=0, clock=clock) as store:
+        before = await db.dump()
         with pytest.raises(BonusDisabled, match="non è attivo"):
             await store.claim_bonus(GUILD, ALICE)
-        assert dump(db_path) == before
+        assert await db.dump() == before
 
 
 async def test_grant_records_the_admin(storage: Storage) -> None:
@@ -100,14 +99,14 @@ async def test_grant_records_the_admin(storage: Storage) -> None:
 
 @pytest.mark.parametrize("amount", [0, -5, True, 1.5, "10", 10**13])
 async def test_grant_refuses_a_bad_amount_and_changes_nothing(
-    storage: Storage, db_path: Path, amount: object
+    storage: Storage, db: Database, amount: object
 ) -> None:
     await storage.balance(GUILD, BOB)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(InvalidAmount) as refused:
         await storage.grant(GUILD, BOB, amount, ADMIN)  # type: ignore[arg-type]
     assert str(refused.value).startswith("L'importo ")
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 async def test_leaderboard_counts_chips_at_tables(storage: Storage) -> None:
@@ -137,11 +136,11 @@ async def test_leaderboard_breaks_ties_by_user_id(storage: Storage) -> None:
     assert [r.user_id for r in await storage.leaderboard(GUILD)] == [ALICE, BOB, CARLA]
 
 
-async def test_history_of_an_unknown_player_is_refused(storage: Storage, db_path: Path) -> None:
-    before = dump(db_path)
+async def test_history_of_an_unknown_player_is_refused(storage: Storage, db: Database) -> None:
+    before = await db.dump()
     with pytest.raises(UnknownPlayer, match="non ha ancora un conto"):
         await storage.history(GUILD, ALICE)
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 async def test_history_lists_entries_and_hands_newest_first(storage: Storage) -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from pathlib import Path
 
 from bot.storage import InsufficientChips, Storage
-from tests.storage.conftest import ALICE, BOB, GUILD, STARTING
+from tests.storage.conftest import ALICE, BOB, GUILD, STARTING, Database
 
 
-async def test_50_concurrent_buy_ins_and_cash_outs_end_exactly(storage: Storage, db_path: Path) -> None:
+async def test_50_concurrent_buy_ins_and_cash_outs_end_exactly(storage: Storage, db: Database) -> None:
     tables = [await storage.create_table(GUILD, 100 + i, BOB, "texas", {}, {}) for i in range(50)]
     rng = random.Random(4)
     amounts = [rng.randint(1, 19) for _ in tables]  # sum stays below the balance: none is refused
@@ -26,15 +24,11 @@ async def test_50_concurrent_buy_ins_and_cash_outs_end_exactly(storage: Storage,
     rng.shuffle(workers)
     assert sorted(await asyncio.gather(*workers)) == sorted(amounts)
     assert await storage.balance(GUILD, ALICE) == STARTING
-    conn = sqlite3.connect(db_path)
-    try:
-        reasons = conn.execute(
-            "SELECT m.reason, COUNT(*), SUM(e.amount) FROM movements AS m JOIN entries AS e"
-            " ON e.movement_id = m.id WHERE e.user_id = ? AND e.account = 'balance' GROUP BY m.reason",
-            (ALICE,),
-        ).fetchall()
-    finally:
-        conn.close()
+    reasons = await db.query(
+        "SELECT m.reason, COUNT(*), SUM(e.amount) FROM movements AS m JOIN entries AS e"
+        " ON e.movement_id = m.id WHERE e.user_id = ? AND e.account = 'balance' GROUP BY m.reason",
+        ALICE,
+    )
     assert sorted(reasons) == [
         ("buy_in", 50, -sum(amounts)),
         ("cash_out", 50, sum(amounts)),

@@ -6,26 +6,41 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.storage import Storage
-from bot.storage.db import Migration, connect, load_migrations, migrate, split_statements
-from tests.storage.conftest import ALICE, GUILD, dump
+from bot.storage.db import Dialect, Migration, connect, load_migrations, migrate, split_statements
+from bot.storage.postgres import migrate as migrate_postgres
+from tests.storage.conftest import ALICE, GUILD, Database
 
 # An applied migration is never edited: a change to the schema is a new numbered file. Pinning the
 # hashes makes an edit fail here instead of silently diverging from databases already migrated.
-APPLIED = {
-    "0001_init.sql": "b6d1fda05d902317144340c9db3aa28863d58f7396501612abc19fa055ada3af",
+APPLIED: dict[Dialect, dict[str, str]] = {
+    "sqlite": {
+        "0001_init.sql": "b6d1fda05d902317144340c9db3aa28863d58f7396501612abc19fa055ada3af",
+        "0002_release_and_message.sql": "bf544dc3a96f0b8570cfafefc09e68940cf9e26e89634b503e526e1ce3318483",
+        "0003_table_owner.sql": "4c0637fd1b273cebe648afc6d1d8ef2abff8bb7516f800f7766d56e475acb287",
+    },
+    "postgresql": {
+        "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
+        "0002_release_and_message.sql": "e83a7abdad6579e2e7250a7301fe9043485afda10e3d3cc9b6cb6cd0e30ecbb0",
+        "0003_table_owner.sql": "7e7cfc4c49006031ce056a728325a0a744777865b4cc5d2c55e7c68a2f4bb11c",
+    },
 }
+TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}
 
 
-def test_applied_migrations_are_never_edited() -> None:
-    found = {m.name: hashlib.sha256(m.sql.encode()).hexdigest() for m in load_migrations()}
-    assert {name: found[name] for name in APPLIED} == APPLIED
+@pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
+def test_applied_migrations_are_never_edited(dialect: Dialect) -> None:
+    found = {m.name: hashlib.sha256(m.sql.encode()).hexdigest() for m in load_migrations(dialect)}
+    assert {name: found[name] for name in APPLIED[dialect]} == APPLIED[dialect]
 
 
-def test_migrations_are_numbered_without_gaps() -> None:
-    assert [m.version for m in load_migrations()] == list(range(1, len(load_migrations()) + 1))
+def test_both_dialects_have_the_same_numbered_migrations() -> None:
+    sqlite, postgres = load_migrations("sqlite"), load_migrations("postgresql")
+    assert [m.version for m in sqlite] == list(range(1, len(sqlite) + 1))
+    assert [m.name for m in postgres] == [m.name for m in sqlite]
 
 
 def test_split_statements_keeps_triggers_whole() -> None:
@@ -41,7 +56,8 @@ def test_split_statements_keeps_triggers_whole() -> None:
 
 
 @pytest.mark.parametrize("exists", [False, True], ids=["no file", "zero-byte file"])
-async def test_an_empty_file_is_migrated_to_the_latest_version(db_path: Path, exists: bool) -> None:
+async def test_an_empty_file_is_migrated_to_the_latest_version(tmp_path: Path, exists: bool) -> None:
+    db_path = tmp_path / "data" / "poker.sqlite3"
     if exists:
         db_path.parent.mkdir()
         db_path.touch()
@@ -54,40 +70,60 @@ async def test_an_empty_file_is_migrated_to_the_latest_version(db_path: Path, ex
         assert conn.execute("PRAGMA user_version").fetchone() == (len(load_migrations()),)
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"} <= tables
+        assert tables >= TABLES
     finally:
         conn.close()
 
 
-async def test_reopening_and_remigrating_are_no_ops(db_path: Path) -> None:
-    async with await Storage.open(db_path) as store:
+async def test_an_empty_postgres_database_is_migrated_to_the_latest_version(pg: Database) -> None:
+    db = pg
+    async with await Storage.open(db.target) as store:
+        assert (store.dialect, store.schema_version) == ("postgresql", len(load_migrations("postgresql")))
+    assert [
+        (v, n) for v, n in await db.query("SELECT version, name FROM schema_version ORDER BY version")
+    ] == [(m.version, m.name) for m in load_migrations("postgresql")]
+    assert set(await db.tables()) >= TABLES
+
+
+async def test_reopening_and_remigrating_are_no_ops(db: Database) -> None:
+    async with await Storage.open(db.target) as store:
         await store.balance(GUILD, ALICE)
-    before = dump(db_path)
-    schema = _schema(db_path)
+    before, schema = await db.dump(), await db.schema()
     for _ in range(2):
-        async with await Storage.open(db_path) as store:
+        async with await Storage.open(db.target) as store:
             assert store.schema_version == len(load_migrations())
-    conn = await connect(db_path)
+    assert await _migrate_again(db) == len(load_migrations())
+    assert await db.dump() == before
+    assert await db.schema() == schema
+
+
+async def _migrate_again(db: Database, migrations: list[Migration] | None = None) -> int:
+    if db.dialect == "sqlite":
+        conn = await connect(db.target)
+        try:
+            return await migrate(conn, migrations)
+        finally:
+            await conn.close()
+    pg = await asyncpg.connect(db.target)
     try:
-        assert await migrate(conn) == len(load_migrations())
+        return await migrate_postgres(pg, migrations)
     finally:
-        await conn.close()
-    assert dump(db_path) == before
-    assert _schema(db_path) == schema
+        await pg.close()
 
 
-async def test_connection_settings(storage: Storage) -> None:
-    conn = storage._conn
-    for pragma, expected in [("foreign_keys", 1), ("busy_timeout", 5000), ("synchronous", 2)]:
-        async with conn.execute(f"PRAGMA {pragma}") as cursor:
-            assert await cursor.fetchone() == (expected,), pragma
+async def test_connection_settings(tmp_path: Path) -> None:
+    async with await Storage.open(tmp_path / "poker.sqlite3") as storage:
+        conn = storage._backend.conn  # type: ignore[attr-defined]
+        for pragma, expected in [("foreign_keys", 1), ("busy_timeout", 5000), ("synchronous", 2)]:
+            async with conn.execute(f"PRAGMA {pragma}") as cursor:
+                assert await cursor.fetchone() == (expected,), pragma
 
 
-async def test_a_failing_migration_leaves_the_database_untouched(db_path: Path) -> None:
-    good = load_migrations()
-    async with await Storage.open(db_path) as store:
+async def test_a_failing_migration_leaves_the_database_untouched(db: Database) -> None:
+    good = load_migrations("sqlite" if db.dialect == "sqlite" else "postgresql")
+    async with await Storage.open(db.target) as store:
         await store.balance(GUILD, ALICE)
-    before, schema = dump(db_path), _schema(db_path)
+    before, schema = await db.dump(), await db.schema()
     broken = Migration(
         len(good) + 1,
         "9999_broken.sql",
@@ -95,47 +131,31 @@ async def test_a_failing_migration_leaves_the_database_untouched(db_path: Path) 
         "ALTER TABLE accounts ADD COLUMN y INTEGER;\n"
         "SELECT nope FROM nowhere;\n",
     )
-    conn = await connect(db_path)
-    try:
-        with pytest.raises(sqlite3.OperationalError):
-            await migrate(conn, [*good, broken])
-        assert await migrate(conn) == len(good)  # still usable afterwards
-    finally:
-        await conn.close()
-    assert dump(db_path) == before
-    assert _schema(db_path) == schema
+    with pytest.raises((sqlite3.OperationalError, asyncpg.PostgresError)):
+        await _migrate_again(db, [*good, broken])
+    assert await _migrate_again(db) == len(good)  # still usable afterwards
+    assert await db.dump() == before
+    assert await db.schema() == schema
 
 
-async def test_several_pending_migrations_apply_in_order_in_one_go(tmp_path: Path) -> None:
+async def test_several_pending_migrations_apply_in_order_in_one_go(db: Database) -> None:
     steps = [
         Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);\n"),
         Migration(2, "0002_b.sql", "INSERT INTO a VALUES (1);\nCREATE TABLE b (y INTEGER);\n"),
         Migration(3, "0003_c.sql", "INSERT INTO b SELECT x + 1 FROM a;\n"),
     ]
-    conn = await connect(tmp_path / "x.sqlite3")
-    try:
-        assert await migrate(conn, steps[:1]) == 1
-        assert await migrate(conn, steps) == 3
-        assert await migrate(conn, steps) == 3
-        async with conn.execute("SELECT y FROM b") as cursor:
-            assert await cursor.fetchall() == [(2,)]
-    finally:
-        await conn.close()
+    assert await _migrate_again(db, steps[:1]) == 1
+    assert await _migrate_again(db, steps) == 3
+    assert await _migrate_again(db, steps) == 3
+    assert await db.query("SELECT y FROM b") == [(2,)]
 
 
-async def test_a_database_newer_than_the_bot_is_refused(db_path: Path) -> None:
-    async with await Storage.open(db_path):
+async def test_a_database_newer_than_the_bot_is_refused(db: Database) -> None:
+    async with await Storage.open(db.target):
         pass
-    conn = sqlite3.connect(db_path)
-    conn.execute("PRAGMA user_version = 99")
-    conn.close()
+    if db.dialect == "sqlite":
+        await db.execute("PRAGMA user_version = 99")
+    else:
+        await db.execute("INSERT INTO schema_version (version, name) VALUES (99, '0099_future.sql')")
     with pytest.raises(RuntimeError, match="schema version 99"):
-        await Storage.open(db_path)
-
-
-def _schema(path: Path) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
-    finally:
-        conn.close()
+        await Storage.open(db.target)

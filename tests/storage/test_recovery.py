@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -13,14 +12,13 @@ from pathlib import Path
 
 from bot.storage import Storage
 from bot.storage.db import load_migrations
-from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, FakeClock, dump, state_of
+from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, Database, FakeClock, state_of
 
-WRITER = Path(__file__).with_name("crash_writer.py")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_an_unfinished_hand_is_restored_to_its_start(db_path: Path, clock: FakeClock) -> None:
-    store = await Storage.open(db_path, starting_chips=STARTING, clock=clock)
+async def test_an_unfinished_hand_is_restored_to_its_start(db: Database, clock: FakeClock) -> None:
+    store = await Storage.open(db.target, starting_chips=STARTING, clock=clock)
     table = await store.create_table(GUILD, CHANNEL, ALICE, "texas", {"buio": 10}, state_of({}))
     await store.buy_in(table, ALICE, 500)
     await store.buy_in(table, BOB, 400)
@@ -33,7 +31,7 @@ async def test_an_unfinished_hand_is_restored_to_its_start(db_path: Path, clock:
     await store.buy_in(table, CARLA, 250)  # sat down during the hand: waits for the next one
     await store.close()  # the bot dies here: the hand never finishes
 
-    store = await Storage.open(db_path, starting_chips=STARTING, clock=clock)
+    store = await Storage.open(db.target, starting_chips=STARTING, clock=clock)
     try:
         [before] = await store.open_tables()
         assert before.running_hand_id == hand
@@ -50,9 +48,9 @@ async def test_an_unfinished_hand_is_restored_to_its_start(db_path: Path, clock:
         assert (summary.hand_id, summary.status, summary.end_stack) == (hand, "cancelled", None)
         assert (await store.history(GUILD, CARLA)).entries[0].reason == "refund"
         assert await store.check() == []
-        snapshot = dump(db_path)
+        snapshot = await db.dump()
         assert await store.recover() == []  # nothing left to recover, nothing changes
-        assert dump(db_path) == snapshot
+        assert await db.dump() == snapshot
         # The table plays on: the next hand is numbered after the cancelled one.
         nxt = await store.begin_hand(table, {ALICE: 550, BOB: 340}, 10, start_state)
         await store.finish_hand(table, nxt, {ALICE: 900, BOB: 0}, 0, {}, {})
@@ -65,8 +63,8 @@ async def test_an_unfinished_hand_is_restored_to_its_start(db_path: Path, clock:
         await store.close()
 
 
-async def test_recover_handles_every_table(db_path: Path) -> None:
-    async with await Storage.open(db_path) as store:
+async def test_recover_handles_every_table(db: Database) -> None:
+    async with await Storage.open(db.target) as store:
         ids = []
         for channel in (1, 2, 3):
             table = await store.create_table(GUILD, channel, ALICE, "32carte", {}, {})
@@ -75,20 +73,20 @@ async def test_recover_handles_every_table(db_path: Path) -> None:
             ids.append(table)
         await store.begin_hand(ids[0], {ALICE: 100, BOB: 100}, 0, {})
         await store.begin_hand(ids[2], {ALICE: 100, BOB: 100}, 0, {})
-    async with await Storage.open(db_path) as store:
+    async with await Storage.open(db.target) as store:
         assert await store.recover() == [ids[0], ids[2]]
         assert all(row.running_hand_id is None for row in await store.open_tables())
         assert await store.check() == []
 
 
-def _kill_writer_at_random(db_path: Path, rng: random.Random, seed: int, *, mid_hand: bool) -> int:
+def _kill_writer_at_random(db: Database, rng: random.Random, seed: int, *, mid_hand: bool) -> int:
     """Run the writer, SIGKILL it after a random number of commits; return the last acknowledged one.
 
     With `mid_hand` the kill follows at once the first acknowledgement made while a hand is running,
     so it almost always lands before that hand is finished.
     """
     writer = subprocess.Popen(
-        [sys.executable, str(WRITER), str(db_path), str(seed)],
+        [sys.executable, "-m", "tests.storage.crash_writer", db.target, str(seed)],  # cwd first on sys.path
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -113,25 +111,22 @@ def _kill_writer_at_random(db_path: Path, rng: random.Random, seed: int, *, mid_
     return acked
 
 
-async def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
-    db_path = tmp_path / "crash.sqlite3"
+async def test_sigkill_at_random_moments_loses_no_chip(db: Database) -> None:
+    """SQLite: the file survives the kill (WAL). PostgreSQL: the server rolls back the killed
+    client's open transaction. Either way recover() + check() find every chip."""
     rng = random.Random(20261122)
     latest = len(load_migrations())
     schema: list[tuple[object, ...]] | None = None
     recovered_hands = 0
     released = 0
-    for run in range(12):
-        acked = _kill_writer_at_random(db_path, rng, seed=run, mid_hand=run % 2 == 0)
-        conn = sqlite3.connect(db_path)
-        try:
-            current = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
-            (count,) = conn.execute("SELECT COUNT(*) FROM hand_seats WHERE released IS NOT NULL").fetchone()
-            released = max(released, count)
-        finally:
-            conn.close()
+    for run in range(12 if db.dialect == "sqlite" else 8):
+        acked = _kill_writer_at_random(db, rng, seed=run, mid_hand=run % 2 == 0)
+        current = await db.schema()
+        [(count,)] = await db.query("SELECT COUNT(*) FROM hand_seats WHERE released IS NOT NULL")
+        released = max(released, count)
         schema = schema or current
         assert current == schema  # re-opening never re-applies a migration
-        async with await Storage.open(db_path, starting_chips=100, daily_bonus=25) as store:
+        async with await Storage.open(db.target, starting_chips=100, daily_bonus=25) as store:
             assert store.schema_version == latest
             recovered_hands += len(await store.recover())
             assert await store.check() == [], f"run {run}"
@@ -140,3 +135,39 @@ async def test_sigkill_at_random_moments_loses_no_chip(tmp_path: Path) -> None:
             assert all(row.running_hand_id is None for row in await store.open_tables())
     assert recovered_hands > 0  # the kills aimed inside a hand did interrupt some
     assert released > 0  # and players left mid-hand (release_mid_hand) before some of them
+
+
+async def test_sigkill_inside_a_transaction_applies_none_of_it(db: Database) -> None:
+    """The writer is killed with its transaction open: after the buy-in's debit, and after the new
+    stacks of a hand's result. Neither is applied; recover() cancels the hand; the ledger proves itself."""
+    async with await Storage.open(db.target, starting_chips=STARTING) as store:
+        table = await store.create_table(GUILD, CHANNEL, ALICE, "texas", {}, state_of({}))
+        await store.buy_in(table, ALICE, 300)
+        await store.buy_in(table, BOB, 200)
+        await store.balance(GUILD, 77)
+        hand = await store.begin_hand(table, {ALICE: 300, BOB: 200}, 0, state_of({ALICE: 300}))
+    for operation in ("buy_in", "finish"):
+        before = await db.dump()
+        writer = subprocess.Popen(
+            [sys.executable, "-m", "tests.storage.stall_writer", db.target, str(table), operation],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert writer.stdout is not None and writer.stdout.readline() == "stalled\n", operation
+        finally:
+            os.kill(writer.pid, signal.SIGKILL)
+            writer.wait()
+        assert await db.dump() == before, operation  # nothing of the open transaction was kept
+    async with await Storage.open(db.target, starting_chips=STARTING) as store:
+        assert await store.recover() == [table]
+        row = await store.table(table)
+        assert (row.seats, row.running_hand_id, row.last_hand_status) == (
+            {ALICE: 300, BOB: 200},
+            None,
+            "cancelled",
+        )
+        assert await store.balance(GUILD, 77) == STARTING
+        assert await store.check() == []
+        assert [h.hand_id for h in (await store.history(GUILD, ALICE)).hands] == [hand]

@@ -4,13 +4,10 @@ start-of-hand stack instead of seating him again. Real SQLite files; the ledger 
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
 from bot.storage import HandNotRunning, LedgerMismatch, NotSeated, Storage
-from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, FakeClock, dump, state_of
+from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, Database, FakeClock, state_of
 
 
 async def three_at_a_hand(store: Storage) -> tuple[int, int]:
@@ -50,21 +47,21 @@ async def test_the_hand_then_finishes_with_the_leaver_at_zero(storage: Storage) 
 
 
 async def test_a_finish_that_still_counts_the_released_chips_is_refused(
-    storage: Storage, db_path: Path
+    storage: Storage, db: Database
 ) -> None:
     table, hand = await three_at_a_hand(storage)
     await storage.release_mid_hand(table, hand, CARLA, 280)
-    before = dump(db_path)
+    before = await db.dump()
     # The old way (her released 280 as her end stack) would pay her twice.
     with pytest.raises(LedgerMismatch, match="creerebbe o distruggerebbe"):
         await storage.finish_hand(table, hand, {ALICE: 520, BOB: 400, CARLA: 280}, 0, {}, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
-async def test_release_refusals_change_nothing(storage: Storage, db_path: Path) -> None:
+async def test_release_refusals_change_nothing(storage: Storage, db: Database) -> None:
     table, hand = await three_at_a_hand(storage)
     await storage.balance(GUILD, 77)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(LedgerMismatch):
         await storage.release_mid_hand(table, hand, CARLA, 301)  # more than her seat
     with pytest.raises(LedgerMismatch):
@@ -73,25 +70,25 @@ async def test_release_refusals_change_nothing(storage: Storage, db_path: Path) 
         await storage.release_mid_hand(table, hand, 77, 0)  # not dealt in
     with pytest.raises(HandNotRunning):
         await storage.release_mid_hand(table, hand + 1, CARLA, 100)
-    assert dump(db_path) == before
+    assert await db.dump() == before
     await storage.release_mid_hand(table, hand, CARLA, 300)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(LedgerMismatch, match="già state restituite"):
         await storage.release_mid_hand(table, hand, CARLA, 0)  # twice
-    assert dump(db_path) == before
+    assert await db.dump() == before
     await storage.finish_hand(table, hand, {ALICE: 500, BOB: 400, CARLA: 0}, 0, {}, {})
     with pytest.raises(HandNotRunning):
         await storage.release_mid_hand(table, hand, ALICE, 10)  # the hand is over
     assert await storage.check() == []
 
 
-async def test_a_player_all_in_who_leaves_releases_nothing_and_is_still_noted(db_path: Path) -> None:
-    store = await Storage.open(db_path, starting_chips=STARTING)
+async def test_a_player_all_in_who_leaves_releases_nothing_and_is_still_noted(db: Database) -> None:
+    store = await Storage.open(db.target, starting_chips=STARTING)
     table, hand = await three_at_a_hand(store)
     await store.release_mid_hand(table, hand, CARLA, 0)
     assert await store.balance(GUILD, CARLA) == STARTING - 300
     await store.close()  # the bot dies: the hand is cancelled at the next start
-    async with await Storage.open(db_path, starting_chips=STARTING) as store:
+    async with await Storage.open(db.target, starting_chips=STARTING) as store:
         assert await store.recover() == [table]
         assert CARLA not in (await store.table(table)).seats
         assert await store.balance(GUILD, CARLA) == STARTING
@@ -99,15 +96,15 @@ async def test_a_player_all_in_who_leaves_releases_nothing_and_is_still_noted(db
 
 
 async def test_a_crash_after_a_release_pays_the_leaver_the_rest_and_does_not_seat_him(
-    db_path: Path, clock: FakeClock
+    db: Database, clock: FakeClock
 ) -> None:
-    store = await Storage.open(db_path, starting_chips=STARTING, clock=clock)
+    store = await Storage.open(db.target, starting_chips=STARTING, clock=clock)
     table, hand = await three_at_a_hand(store)
     start_state = state_of({ALICE: 500, BOB: 400, CARLA: 300})
     await store.release_mid_hand(table, hand, CARLA, 280)
     await store.close()  # the bot dies here: the hand never finishes
 
-    store = await Storage.open(db_path, starting_chips=STARTING, clock=clock)
+    store = await Storage.open(db.target, starting_chips=STARTING, clock=clock)
     try:
         assert await store.recover() == [table]
         [row] = await store.open_tables()
@@ -117,9 +114,9 @@ async def test_a_crash_after_a_release_pays_the_leaver_the_rest_and_does_not_sea
         assert await store.balance(GUILD, CARLA) == STARTING, "280 at once, the other 20 by the refund"
         assert (await store.history(GUILD, CARLA, account="balance")).entries[0].reason == "refund"
         assert await store.check() == []
-        snapshot = dump(db_path)
+        snapshot = await db.dump()
         assert await store.recover() == []
-        assert dump(db_path) == snapshot
+        assert await db.dump() == snapshot
         # The table plays on without her.
         nxt = await store.begin_hand(table, {ALICE: 500, BOB: 400}, 0, state_of({ALICE: 500, BOB: 400}))
         await store.finish_hand(table, nxt, {ALICE: 450, BOB: 450}, 0, {}, {})
@@ -128,14 +125,10 @@ async def test_a_crash_after_a_release_pays_the_leaver_the_rest_and_does_not_sea
         await store.close()
 
 
-async def test_the_table_message_is_kept_with_the_table(storage: Storage, db_path: Path) -> None:
+async def test_the_table_message_is_kept_with_the_table(storage: Storage, db: Database) -> None:
     table, _ = await three_at_a_hand(storage)
     assert (await storage.table(table)).message_id is None
     await storage.set_table_message(table, 123456789012345678)
     assert (await storage.table(table)).message_id == 123456789012345678
-    conn = sqlite3.connect(db_path)
-    try:
-        assert conn.execute("SELECT message_id FROM poker_tables").fetchall() == [(123456789012345678,)]
-    finally:
-        conn.close()
+    assert await db.query("SELECT message_id FROM poker_tables") == [(123456789012345678,)]
     assert await storage.check() == []

@@ -7,18 +7,28 @@ fixture fails loudly instead of counting nothing.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import Storage
+from bot.storage.sqlite import SqliteBackend
 from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, DINO, GUILD, state_of
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    """SQLite only: the round trips counted here are those to aiosqlite's thread."""
+    async with await Storage.open(tmp_path / "poker.sqlite3") as store:
+        yield store
 
 
 class Trips:
     def __init__(self, storage: Storage) -> None:
-        conn = storage._conn
+        assert isinstance(storage._backend, SqliteBackend)
+        conn = storage._backend.conn
         inner: Callable[..., Awaitable[Any]] | None = getattr(conn, "_execute", None)
         if inner is None:
             pytest.fail("aiosqlite.Connection._execute is gone: the round-trip counter cannot count")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
 from bot.storage import (
@@ -20,7 +17,7 @@ from bot.storage import (
     TableNotFound,
     UnknownPlayer,
 )
-from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, DINO, GUILD, STARTING, dump, state_of
+from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, DINO, GUILD, STARTING, Database, state_of
 
 OPTIONS = {"variant": "texas", "limite": "nolimit", "buio": 10}
 
@@ -49,12 +46,12 @@ async def test_create_table_stores_options_and_state(storage: Storage) -> None:
     assert (row.status, row.pot, row.seats, row.running_hand_id) == ("open", 0, {}, None)
 
 
-async def test_one_open_table_per_channel(storage: Storage, db_path: Path) -> None:
+async def test_one_open_table_per_channel(storage: Storage, db: Database) -> None:
     table = await new_table(storage)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(TableAlreadyOpen, match="c'è già un tavolo aperto"):
         await storage.create_table(GUILD, CHANNEL, BOB, "32carte", {}, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
     await storage.close_table(table, {})
     assert await storage.create_table(GUILD, CHANNEL, BOB, "32carte", {}, {}) != table
 
@@ -76,15 +73,15 @@ async def test_buy_in_moves_balance_to_seat_and_saves_state(storage: Storage) ->
     assert [(e.reason, e.amount) for e in balance_only.entries] == [("buy_in", -400), ("start", STARTING)]
 
 
-async def test_buy_in_larger_than_the_balance_is_refused(storage: Storage, db_path: Path) -> None:
+async def test_buy_in_larger_than_the_balance_is_refused(storage: Storage, db: Database) -> None:
     table = await new_table(storage)
     await storage.balance(GUILD, BOB)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(InsufficientChips) as refused:
         await storage.buy_in(table, BOB, STARTING + 1, state_of({BOB: STARTING + 1}))
     assert str(refused.value) == "Non hai abbastanza fiches: ne servono 1001 e il tuo saldo è 1000."
     assert (refused.value.balance, refused.value.needed) == (STARTING, STARTING + 1)
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 async def test_buy_in_of_the_whole_balance_is_allowed(storage: Storage) -> None:
@@ -93,31 +90,31 @@ async def test_buy_in_of_the_whole_balance_is_allowed(storage: Storage) -> None:
     assert (await storage.table(table)).seats == {BOB: STARTING}
 
 
-async def test_sitting_twice_is_refused(storage: Storage, db_path: Path) -> None:
+async def test_sitting_twice_is_refused(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (BOB, 100))
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(AlreadySeated, match="Sei già seduto"):
         await storage.buy_in(table, BOB, 100, state_of({BOB: 200}))
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 @pytest.mark.parametrize("amount", [0, -100, 2.5, None])
-async def test_buy_in_of_a_bad_amount_is_refused(storage: Storage, db_path: Path, amount: object) -> None:
+async def test_buy_in_of_a_bad_amount_is_refused(storage: Storage, db: Database, amount: object) -> None:
     table = await new_table(storage)
     await storage.balance(GUILD, BOB)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(
         InvalidAmount, match=r"^L.importo deve essere un numero intero di fiches maggiore di zero\.$"
     ):
         await storage.buy_in(table, BOB, amount)  # type: ignore[arg-type]
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
-async def test_unknown_or_closed_table_is_refused(storage: Storage, db_path: Path) -> None:
+async def test_unknown_or_closed_table_is_refused(storage: Storage, db: Database) -> None:
     table = await new_table(storage)
     await storage.close_table(table, {})
     await storage.balance(GUILD, BOB)
-    before = dump(db_path)
+    before = await db.dump()
     for missing in (table, 424242):
         with pytest.raises(TableNotFound, match="non esiste o è già stato chiuso"):
             await storage.buy_in(missing, BOB, 10)
@@ -129,7 +126,7 @@ async def test_unknown_or_closed_table_is_refused(storage: Storage, db_path: Pat
             await storage.close_table(missing, {})
         with pytest.raises(TableNotFound):
             await storage.table(missing)
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 async def test_cash_out_returns_the_stack(storage: Storage) -> None:
@@ -140,12 +137,12 @@ async def test_cash_out_returns_the_stack(storage: Storage) -> None:
     assert await storage.check() == []
 
 
-async def test_cash_out_when_not_seated_is_refused(storage: Storage, db_path: Path) -> None:
+async def test_cash_out_when_not_seated_is_refused(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (BOB, 300))
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(NotSeated, match="Non sei seduto"):
         await storage.cash_out(table, CARLA)
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 async def test_cash_out_of_an_empty_stack_frees_the_seat_without_a_movement(storage: Storage) -> None:
@@ -185,10 +182,10 @@ async def test_a_hand_moves_chips_between_seats_and_the_pot(storage: Storage) ->
     assert await storage.check() == []
 
 
-async def test_a_hand_that_creates_or_destroys_chips_is_refused(storage: Storage, db_path: Path) -> None:
+async def test_a_hand_that_creates_or_destroys_chips_is_refused(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     hand = await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, {})
-    before = dump(db_path)
+    before = await db.dump()
     bad_results = [
         ({ALICE: 600, BOB: 500}, 0),  # created
         ({ALICE: 400, BOB: 500}, 0),  # destroyed
@@ -201,27 +198,27 @@ async def test_a_hand_that_creates_or_destroys_chips_is_refused(storage: Storage
     for stacks, pot in bad_results:
         with pytest.raises(LedgerMismatch, match="fiches"):
             await storage.finish_hand(table, hand, stacks, pot, {}, {})
-        assert dump(db_path) == before
+        assert await db.dump() == before
     with pytest.raises(HandNotRunning, match="non è più in corso"):
         await storage.finish_hand(table, hand + 1, {ALICE: 500, BOB: 500}, 0, {}, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
-async def test_a_hand_is_finished_only_once(storage: Storage, db_path: Path) -> None:
+async def test_a_hand_is_finished_only_once(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     hand = await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, {})
     await storage.finish_hand(table, hand, {ALICE: 600, BOB: 400}, 0, {}, {})
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(HandNotRunning):
         await storage.finish_hand(table, hand, {ALICE: 700, BOB: 300}, 0, {}, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
 async def test_begin_hand_refuses_stacks_that_disagree_with_the_ledger(
-    storage: Storage, db_path: Path
+    storage: Storage, db: Database
 ) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
-    before = dump(db_path)
+    before = await db.dump()
     for stacks, pot in [
         ({ALICE: 500, BOB: 499}, 0),
         ({ALICE: 500}, 0),
@@ -230,25 +227,25 @@ async def test_begin_hand_refuses_stacks_that_disagree_with_the_ledger(
     ]:
         with pytest.raises(LedgerMismatch):
             await storage.begin_hand(table, stacks, pot, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
-async def test_one_hand_at_a_time(storage: Storage, db_path: Path) -> None:
+async def test_one_hand_at_a_time(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, {})
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(HandInProgress, match="già una mano in corso"):
         await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
-async def test_a_player_in_the_hand_cannot_cash_out_until_it_ends(storage: Storage, db_path: Path) -> None:
+async def test_a_player_in_the_hand_cannot_cash_out_until_it_ends(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     hand = await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, {})
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(HandInProgress, match="durante la mano"):
         await storage.cash_out(table, BOB)
-    assert dump(db_path) == before
+    assert await db.dump() == before
     # Bob left the engine's table mid-hand: his released stack is in the hand's result, then he is paid.
     await storage.finish_hand(table, hand, {ALICE: 620, BOB: 380}, 0, state_of({ALICE: 620}), {})
     assert await storage.cash_out(table, BOB, state_of({ALICE: 620})) == 380
@@ -256,15 +253,15 @@ async def test_a_player_in_the_hand_cannot_cash_out_until_it_ends(storage: Stora
     assert await storage.check() == []
 
 
-async def test_a_player_joining_mid_hand_waits_and_keeps_his_stack(storage: Storage, db_path: Path) -> None:
+async def test_a_player_joining_mid_hand_waits_and_keeps_his_stack(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     hand = await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, state_of({ALICE: 500, BOB: 500}))
     await storage.buy_in(table, CARLA, 300)  # no state: the engine serialises only between hands
     assert (await storage.table(table)).state == state_of({ALICE: 500, BOB: 500})
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(LedgerMismatch, match="chi non giocava"):
         await storage.finish_hand(table, hand, {ALICE: 450, BOB: 500, CARLA: 350}, 0, {}, {})
-    assert dump(db_path) == before
+    assert await db.dump() == before
     await storage.finish_hand(table, hand, {ALICE: 450, BOB: 550, CARLA: 300}, 0, {}, {})
     assert (await storage.table(table)).seats == {ALICE: 450, BOB: 550, CARLA: 300}
     assert (await storage.history(GUILD, CARLA)).hands == ()  # she was not dealt in
@@ -302,10 +299,10 @@ async def test_close_table_may_pay_a_player_who_already_left(storage: Storage) -
     assert await storage.check() == []
 
 
-async def test_close_table_refusals_change_nothing(storage: Storage, db_path: Path) -> None:
+async def test_close_table_refusals_change_nothing(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     await storage.balance(GUILD, CARLA)
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(LedgerMismatch, match="esattamente"):
         await storage.close_table(table, {ALICE: 500, BOB: 499})
     with pytest.raises(LedgerMismatch, match="esattamente"):
@@ -314,24 +311,21 @@ async def test_close_table_refusals_change_nothing(storage: Storage, db_path: Pa
         await storage.close_table(table, {ALICE: 1100, BOB: -100})
     with pytest.raises(UnknownPlayer):
         await storage.close_table(table, {ALICE: 500, BOB: 400, DINO: 100})
-    assert dump(db_path) == before
+    assert await db.dump() == before
     await storage.begin_hand(table, {ALICE: 500, BOB: 500}, 0, {})
-    before = dump(db_path)
+    before = await db.dump()
     with pytest.raises(HandInProgress, match="fine della mano"):
         await storage.close_table(table, {ALICE: 500, BOB: 500})
-    assert dump(db_path) == before
+    assert await db.dump() == before
 
 
-async def test_check_finds_a_tampered_database(storage: Storage, db_path: Path) -> None:
+async def test_check_finds_a_tampered_database(storage: Storage, db: Database) -> None:
     table = await new_table(storage, (ALICE, 500), (BOB, 500))
     await storage.balance(GUILD, CARLA)
     assert await storage.check() == []
-    conn = sqlite3.connect(db_path)
-    with conn:
-        conn.execute("UPDATE accounts SET balance = balance + 7 WHERE user_id = ?", (CARLA,))
-        conn.execute("UPDATE seats SET stack = stack - 3 WHERE user_id = ?", (BOB,))
-        conn.execute("UPDATE poker_tables SET pot = 2 WHERE id = ?", (table,))
-    conn.close()
+    await db.execute("UPDATE accounts SET balance = balance + 7 WHERE user_id = ?", CARLA)
+    await db.execute("UPDATE seats SET stack = stack - 3 WHERE user_id = ?", BOB)
+    await db.execute("UPDATE poker_tables SET pot = 2 WHERE id = ?", table)
     problems = await storage.check()
     assert f"guild {GUILD} user {CARLA}: balance 1007 but ledger says 1000" in problems
     assert f"table {table} user {BOB}: seat holds 497 but ledger says 500" in problems
@@ -340,27 +334,28 @@ async def test_check_finds_a_tampered_database(storage: Storage, db_path: Path) 
     assert await storage.check(GUILD + 1) == []
 
 
-async def test_the_ledger_is_append_only(storage: Storage, db_path: Path) -> None:
+async def test_the_ledger_is_append_only(storage: Storage, db: Database) -> None:
     await storage.balance(GUILD, ALICE)
-    conn = sqlite3.connect(db_path)
-    try:
-        for sql in ("UPDATE entries SET amount = 5", "DELETE FROM entries", "DELETE FROM movements"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                conn.execute(sql)
-    finally:
-        conn.close()
+    statements = ["UPDATE entries SET amount = 5", "DELETE FROM entries", "DELETE FROM movements"]
+    if db.dialect == "postgresql":
+        statements += [
+            "UPDATE movements SET reason = 'grant'",
+            "TRUNCATE entries",
+            "TRUNCATE movements CASCADE",
+        ]
+    for sql in statements:
+        with pytest.raises(db.integrity_error, match="append-only"):
+            await db.execute(sql)
+    assert [e.reason for e in (await storage.history(GUILD, ALICE)).entries] == ["start"]
 
 
-async def test_schema_forbids_a_negative_balance(storage: Storage, db_path: Path) -> None:
+async def test_schema_forbids_a_negative_balance(storage: Storage, db: Database) -> None:
     await storage.balance(GUILD, ALICE)
-    conn = sqlite3.connect(db_path)
-    try:
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-            conn.execute("UPDATE accounts SET balance = -1")
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-            conn.execute(
-                "INSERT INTO entries (movement_id, guild_id, account, user_id, table_id, amount)"
-                " VALUES (1, 1, 'pot', 5, NULL, 3)"
-            )
-    finally:
-        conn.close()
+    with pytest.raises(db.integrity_error, match=r"(?i)check"):
+        await db.execute("UPDATE accounts SET balance = -1")
+    with pytest.raises(db.integrity_error, match=r"(?i)check"):
+        await db.execute(
+            "INSERT INTO entries (movement_id, guild_id, account, user_id, table_id, amount)"
+            " VALUES (1, 1, 'pot', 5, NULL, 3)"
+        )
+    assert await storage.balance(GUILD, ALICE) == STARTING

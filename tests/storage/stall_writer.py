@@ -1,0 +1,55 @@
+"""A writer that stops inside a transaction, for the kill-mid-transaction test.
+
+Run as ``python -m tests.storage.stall_writer TARGET TABLE_ID OPERATION`` from the repository root,
+OPERATION being ``buy_in`` (stops after the balance was debited, before the ledger entry) or
+``finish`` (stops after the seats were changed, before the hand is marked finished). At that point
+it prints ``stalled`` and sleeps until it is killed, its transaction still open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from bot.storage import Storage
+from bot.storage.postgres import PostgresConn
+from bot.storage.sqlite import SqliteConn
+
+STALL_AFTER = {
+    "buy_in": "UPDATE accounts SET balance = balance - ?",
+    "finish": "UPDATE poker_tables SET pot = ?, state = ?",
+}
+
+
+def stall_after(marker: str) -> None:
+    """Make every backend's `execute` stop for good right after running the statement `marker`."""
+    for conn_class in (SqliteConn, PostgresConn):
+        original = conn_class.execute
+
+        async def execute(self: SqliteConn, sql: str, args: Sequence[object] = (), *, _run=original) -> int:  # type: ignore[no-untyped-def]
+            changed = await _run(self, sql, args)
+            if sql.startswith(marker):
+                print("stalled", flush=True)
+                await asyncio.sleep(3600)
+            return changed
+
+        conn_class.execute = execute  # type: ignore[method-assign,assignment]
+
+
+async def main(target: str, table: int, operation: str) -> None:
+    stall_after(STALL_AFTER[operation])
+    store = await Storage.open(target)
+    row = await store.table(table)
+    if operation == "buy_in":
+        await store.buy_in(table, 77, 40)
+    else:
+        assert row.running_hand_id is not None
+        players = sorted(row.seats)
+        stacks = {players[0]: row.seats[players[0]] + row.seats[players[1]], players[1]: 0}
+        await store.finish_hand(table, row.running_hand_id, stacks, row.pot, {}, {})
+    print("not stalled", flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))

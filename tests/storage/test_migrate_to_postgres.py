@@ -1,0 +1,128 @@
+"""`python -m bot.storage.migrate_to_postgres`: a SQLite file with hands played moves to PostgreSQL
+whole (ids, ledger order, balances, tables, the running hand) and the bot carries on there."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.storage import Storage
+from bot.storage.migrate_to_postgres import TABLES
+from tests.storage.conftest import (
+    ADMIN,
+    ALICE,
+    BOB,
+    CARLA,
+    GUILD,
+    OTHER_GUILD,
+    Database,
+    FakeClock,
+)
+from tests.storage.test_release import three_at_a_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.storage.migrate_to_postgres", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+async def played(path: Path, clock: FakeClock) -> None:
+    """A few evenings: bonuses, a grant, a closed table, a table with a carried pot, a hand running."""
+    async with await Storage.open(path, clock=clock) as store:
+        await store.claim_bonus(GUILD, ALICE)
+        await store.grant(OTHER_GUILD, BOB, 300, ADMIN)
+        old = await store.create_table(GUILD, 1, ALICE, "texas", {"buio": 10}, {})
+        await store.buy_in(old, ALICE, 300)
+        await store.buy_in(old, BOB, 300)
+        for _ in range(3):
+            hand = await store.begin_hand(old, (await store.table(old)).seats, 0, {})
+            seats = (await store.table(old)).seats
+            await store.finish_hand(
+                old, hand, {ALICE: seats[ALICE] + 20, BOB: seats[BOB] - 20}, 0, {}, {"n": 1}
+            )
+        await store.close_table(old, {ALICE: 360, BOB: 240})
+        carried = await store.create_table(GUILD, 2, BOB, "32carte", {}, {"nome": "Verde"})
+        await store.buy_in(carried, ALICE, 100)
+        await store.buy_in(carried, CARLA, 100)
+        hand = await store.begin_hand(carried, {ALICE: 100, CARLA: 100}, 0, {})
+        await store.finish_hand(carried, hand, {ALICE: 90, CARLA: 80}, 30, {"pot": 30}, {})
+        await store.set_table_message(carried, 4242)
+        table, hand = await three_at_a_hand(store)
+        await store.release_mid_hand(table, hand, CARLA, 280)  # and the bot stops mid-hand
+
+
+async def snapshot(store: Storage) -> object:
+    players = [(GUILD, ALICE), (GUILD, BOB), (GUILD, CARLA), (OTHER_GUILD, BOB)]
+    histories = [await store.history(g, u, 100) for g, u in players]
+    return (
+        await store.open_tables(),
+        [await store.leaderboard(g, 100) for g in (GUILD, OTHER_GUILD)],
+        histories,
+    )
+
+
+async def test_a_played_sqlite_file_moves_whole(tmp_path: Path, pg: Database, clock: FakeClock) -> None:
+    source = tmp_path / "poker.sqlite3"
+    await played(source, clock)
+    async with await Storage.open(source, clock=clock) as store:
+        before = await snapshot(store)
+    sqlite = Database("sqlite", str(source))
+    rows = {
+        table: await sqlite.query(f"SELECT * FROM {table} ORDER BY {order}")
+        for table, order in TABLES.items()
+    }
+
+    done = run("--sqlite", str(source), "--postgres", pg.target)
+    assert done.returncode == 0, done.stderr
+    assert "Both ledgers prove themselves" in done.stdout
+    for table, order in TABLES.items():
+        assert await pg.query(f"SELECT * FROM {table} ORDER BY {order}") == rows[table], table
+    async with await Storage.open(pg.target, clock=clock) as store:
+        assert await snapshot(store) == before
+        assert await store.check() == []
+        # The bot carries on: the interrupted hand is cancelled, new ids follow the copied ones.
+        [table] = [t.id for t in await store.open_tables() if t.running_hand_id is not None]
+        assert await store.recover() == [table]
+        fresh = await store.create_table(GUILD, 77, ALICE, "texas", {}, {})
+        assert fresh == max(r[0] for r in rows["poker_tables"]) + 1
+        assert await store.grant(GUILD, CARLA, 5, ADMIN) > 0
+        [(movement,)] = await pg.query("SELECT MAX(id) FROM movements")
+        assert movement > max(r[0] for r in rows["movements"])
+        assert await store.check() == []
+
+    again = run("--sqlite", str(source), "--postgres", pg.target)
+    assert again.returncode == 1
+    assert "not empty" in again.stderr
+    assert await pg.query("SELECT COUNT(*) FROM poker_tables") == [(len(rows["poker_tables"]) + 1,)]
+
+
+async def test_a_missing_file_or_a_wrong_target_is_refused(tmp_path: Path, pg: Database) -> None:
+    missing = run("--sqlite", str(tmp_path / "nope.sqlite3"), "--postgres", pg.target)
+    assert missing.returncode == 1 and "no SQLite database" in missing.stderr
+    assert not (tmp_path / "nope.sqlite3").exists()
+    wrong = run("--sqlite", str(tmp_path / "nope.sqlite3"), "--postgres", str(tmp_path / "x.sqlite3"))
+    assert wrong.returncode == 1 and "postgresql://" in wrong.stderr
+
+
+async def test_a_ledger_that_does_not_prove_itself_is_not_copied(
+    tmp_path: Path, pg: Database, clock: FakeClock
+) -> None:
+    source = tmp_path / "poker.sqlite3"
+    await played(source, clock)
+    await Database("sqlite", str(source)).execute(
+        "UPDATE accounts SET balance = balance + 1 WHERE user_id = ?", BOB
+    )
+    done = run("--sqlite", str(source), "--postgres", pg.target)
+    assert done.returncode == 1 and "does not prove itself" in done.stderr
+    async with await Storage.open(pg.target) as store:
+        assert await store.open_tables() == []
+    assert await pg.query("SELECT COUNT(*) FROM movements") == [(0,)]
