@@ -4,7 +4,7 @@
                                   [--profile] [--cprofile]
 
 The real bot (``bot.client.PokerBot`` with its cogs, a fresh SQLite file) runs against
-``tests.fake_discord`` in this process. Each table has its own channel and four players of its own
+``fakediscord`` in this process. Each table has its own channel and four players of its own
 (poker tradizionale, cip 10). The tables are set up first (``/tavolo nuovo``, four ``/tavolo siedi``);
 then, hand after hand, every table starts a hand (``/tavolo inizia`` or the «Prossima mano» button,
 from a deck shuffled with the seed) and, once the whole bot is quiet, all the tables play that hand
@@ -355,8 +355,8 @@ async def run(
     """Set up `tables` tables and play `hands` hands on each of them, all tables at once; every
     player thinks `think` seconds on average (uniformly 0.5 to 1.5 times that) before each action.
     `sampler` watches the event loop while the hands are played."""
-    from tests.fake_discord import ErrorWatch, FakeDiscord
-    from tests.fake_discord.harness import Harness
+    from fakediscord import ErrorWatch, FakeDiscord
+    from fakediscord.harness import Harness
 
     channels = tuple(f"tavolo-{i + 1}" for i in range(tables))
     members = tuple(f"t{i + 1}-g{j + 1}" for i in range(tables) for j in range(players))
@@ -423,7 +423,7 @@ def hands_for(tables: int, actions: int, think: float) -> int:
 # ---------------------------------------------------------------------------- who uses the loop
 
 SIDES = (
-    ("fake Discord", ("tests/fake_discord/", "aiohttp/web_")),
+    ("fake Discord", ("/fakediscord/", "aiohttp/web_")),
     ("driver del benchmark", ("bench/bench_discord",)),
     (
         "bot (discord.py, aiohttp client, bot, cogs, engine)",

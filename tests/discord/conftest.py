@@ -10,7 +10,11 @@ Contract (DESIGN.md, tests/): `harness` is a running PokerBot on a fresh fake an
   own client refuses (unknown, missing required, outside choices or min/max);
 - `channel="dm"` runs a command in the user's DM with the bot; the default channel is "poker";
 - a test fails at teardown when the bot called a REST route the fake does not implement
-  (`fake.unhandled`); clear that list in the test if the 404 is what it wants;
+  (`fake.unhandled`), or broke one of Discord's strict rules (`fake.violations`: a late or second
+  initial response, an oversized payload, a private follow-up on a public defer, a token used after 15
+  minutes; see fakediscord/rules.py); clear the list in the test if that is what it wants;
+- `fake.rules` switches those rules and the rate limits per test; `fake.fail_next(...)` and
+  `fake.throttle(channel, seconds)` inject 429s, 5xx and dropped connections;
 - `harness.rest_calls` holds (method, route template) with discord.py's own placeholder names, e.g.
   ("POST", "/channels/{channel_id}/messages"), ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/
   {message_id}"); `fake.rest_log` has the concrete paths and statuses;
@@ -29,8 +33,8 @@ from typing import Any
 import discord
 import pytest
 
-from tests.fake_discord import ErrorWatch, FakeDiscord, RunningClient, start_client
-from tests.fake_discord.harness import Harness
+from fakediscord import ErrorWatch, FakeDiscord, RunningClient, start_client
+from fakediscord.harness import Harness
 
 RunClient = Callable[..., Awaitable[RunningClient]]
 
@@ -57,6 +61,8 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
         problems.append(late)
     if fake.unhandled:
         problems.append(f"the bot called routes the fake does not implement: {fake.unhandled}")
+    if fake.violations:
+        problems.append("the bot broke Discord's rules:\n" + "\n".join(fake.violations))
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
@@ -64,7 +70,7 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
 @pytest.fixture
 async def run_client(fake_discord: FakeDiscord) -> AsyncIterator[RunClient]:
     """`await run_client(client)`: log any discord.py client in to the fake and wait until it is ready."""
-    from tests.fake_discord import point_discord_py_at
+    from fakediscord import point_discord_py_at
 
     started: list[RunningClient] = []
 

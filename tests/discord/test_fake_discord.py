@@ -18,7 +18,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fake_discord import (
+from fakediscord import (
     LOOPBACK,
     BotFailure,
     CommandHidden,

@@ -16,7 +16,7 @@ from bot.errors import UserError
 from bot.storage import InsufficientChips
 from bot.tree import APOLOGY, DM_REFUSAL, UNKNOWN_COMMAND, PokerTree, report_error, user_message
 from engine.errors import EngineError
-from tests.fake_discord import CommandHidden
+from fakediscord import CommandHidden
 
 START, BONUS = 1000, 200  # the harness's STARTING_CHIPS and DAILY_BONUS
 

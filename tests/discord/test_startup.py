@@ -22,7 +22,7 @@ from bot.config import DEFAULT_DATABASE_PATH, NO_TOKEN, ConfigError, Settings
 from bot.i18n import ENGLISH
 from bot.logging_setup import REDACTED, TokenRedactor
 from bot.storage import Storage
-from tests.fake_discord import FakeDiscord
+from fakediscord import FakeDiscord
 
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-token-value-for-tests"
 

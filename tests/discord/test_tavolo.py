@@ -10,7 +10,7 @@ from bot.session import START_REFUSED
 from bot.tables import NO_TABLE, TABLE_EXISTS
 from bot.tree import DM_REFUSAL
 from cogs.tavolo import CLOSE_REFUSED, EMPTY_BALANCE
-from tests.fake_discord import CommandHidden
+from fakediscord import CommandHidden
 
 START = 1000  # the harness's STARTING_CHIPS
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import discord
 
-from tests.fake_discord.interactions import Reply
-from tests.fake_discord.model import FakeChannel, FakeMessage, FakeUser, Json
-from tests.fake_discord.runner import UNPATCHED, RunningClient, point_discord_py_at, start_client
-from tests.fake_discord.server import FakeDiscord
+from fakediscord.interactions import Reply
+from fakediscord.model import FakeChannel, FakeMessage, FakeUser, Json
+from fakediscord.runner import UNPATCHED, RunningClient, point_discord_py_at, start_client
+from fakediscord.server import FakeDiscord
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "token": "fake-token",

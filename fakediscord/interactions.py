@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tests.fake_discord.model import (
+from fakediscord.model import (
     BOT_PERMISSIONS,
     EPHEMERAL,
     FakeChannel,
@@ -25,7 +25,7 @@ from tests.fake_discord.model import (
 )
 
 if TYPE_CHECKING:
-    from tests.fake_discord.server import FakeDiscord
+    from fakediscord.server import FakeDiscord
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
@@ -160,6 +160,8 @@ def _convert(option: Json, value: Any, resolved: Json, fake: FakeDiscord) -> Any
         if not isinstance(value, bool):
             raise TypeError(f"option {name!r} is a boolean, got {value!r}")
     elif kind in (USER, MENTIONABLE):
+        if isinstance(value, str) and value in fake.users:  # by name (the control API sends names)
+            value = fake.users[value]
         if not isinstance(value, FakeUser):
             raise TypeError(f"option {name!r} takes a FakeUser (harness.user(...)), got {value!r}")
         resolved.setdefault("users", {})[str(value.id)] = value.payload()
@@ -292,17 +294,17 @@ class UserActions:
             "type": kind,
             "token": token,
             "version": 1,
-            "attachment_size_limit": 8_388_608,
+            "attachment_size_limit": fake.rules.attachment_size_limit,
             "locale": "it",
             "app_permissions": str(BOT_PERMISSIONS),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(channel.guild_id or self.guild_id)},
         }
         if channel.is_dm:
             payload.update(context=1, channel=channel.payload(), user=user.payload())
         else:
             payload.update(
-                guild_id=str(self.guild_id),
+                guild_id=str(channel.guild_id),
                 guild_locale="it",
                 context=0,
                 channel=channel.payload(owner_id=fake.bot_user.id) | {"permissions": str(user.permissions)},
@@ -312,6 +314,16 @@ class UserActions:
             iid, token, kind, user, channel, payload, posted_from=max(self.store, default=0)
         )
         self.interactions[token] = record
+        return record
+
+    def open_interaction(
+        self, user: FakeUser, channel: str | FakeChannel | None = None, *, kind: int = 2
+    ) -> InteractionRecord:
+        """An interaction as if Discord had just sent it, without sending it: for tests that answer it
+        themselves through raw HTTP (`/interactions/{id}/{token}/callback`, then `/webhooks/...`)."""
+        fake = self._fake()
+        record = self._base(kind, user, self._where(channel, user))
+        record.sent_at = fake.clock()
         return record
 
     async def _send(self, record: InteractionRecord, what: str, settle: bool = True) -> Reply:
@@ -357,7 +369,7 @@ class UserActions:
         fake = self._fake()
         where = self._where(channel, user)
         name, *path = command.split()
-        guild_cmd = fake.guild_commands.get(self.guild_id, {}).get(name)
+        guild_cmd = fake.guild_commands.get(where.guild_id or self.guild_id, {}).get(name)
         global_cmd = fake.global_commands.get(name)
         cmd = global_cmd if where.is_dm or guild_cmd is None else guild_cmd
         if cmd is None and guild_cmd is not None:
@@ -370,7 +382,7 @@ class UserActions:
         if not where.is_dm and needed & ~user.permissions:
             raise CommandHidden(f"Discord does not show /{name} to {user.name} (needs permissions {needed})")
         given = dict(options or {}) | kwargs
-        guild_id = self.guild_id if cmd is guild_cmd and not where.is_dm else None
+        guild_id = where.guild_id if cmd is guild_cmd and not where.is_dm else None
         data = build_command_data(fake, cmd, path, given, guild_id)
         record = self._base(2, user, where)
         record.payload["data"] = data

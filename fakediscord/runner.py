@@ -1,7 +1,7 @@
 """Run a real discord.py client against a FakeDiscord, and turn its silent failures into test failures.
 
-discord.py logs exceptions from commands and views instead of raising them (gotcha 2 of the research
-doc), and a dying `connect()` task is only visible if someone looks: both are watched here and reported
+discord.py logs exceptions from commands and views instead of raising them (its `on_error` hooks
+only log), and a dying `connect()` task is only visible if someone looks: both are watched here and reported
 through `FakeDiscord.failures`, so a waiting test stops at once with the cause instead of timing out.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import discord
 import yarl
 
-from tests.fake_discord.server import BotFailure, FakeDiscord
+from fakediscord.server import BotFailure, FakeDiscord
 
 WATCHED_LOGGERS = ("discord", "bot", "cogs")
 UNPATCHED = "http://127.0.0.1:9/endpoints-not-applied"  # port 9: refused at once, never the real Discord

@@ -2,7 +2,9 @@
 2.7.1 uses, plus the state a test inspects (messages, DMs, synced commands, REST calls).
 
 Users are driven through `FakeDiscord.slash/click/select/submit_modal` (see `interactions.py`); the
-waiting lives here because only the server sees when the bot has answered and gone quiet.
+waiting lives here because only the server sees when the bot has answered and gone quiet. Discord's
+rules (answer deadline, one answer, payload limits, rate limits) are switched by `fake.rules` (rules.py);
+the gateway and its shards live in gateway.py.
 """
 
 from __future__ import annotations
@@ -11,14 +13,19 @@ import asyncio
 import contextlib
 import copy
 import json
+import mimetypes
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import BodyPartReader, web, web_app
+from aiohttp import web, web_app
 
-from tests.fake_discord.interactions import InteractionRecord, UserActions
-from tests.fake_discord.model import (
+from fakediscord import control, limits
+from fakediscord.bodies import read_body
+from fakediscord.gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Connection, GatewayMixin
+from fakediscord.interactions import InteractionRecord, Reply, UserActions
+from fakediscord.limits import FormErrors, Upload
+from fakediscord.model import (
     BOT_PERMISSIONS,
     EPHEMERAL,
     LOADING,
@@ -26,12 +33,16 @@ from tests.fake_discord.model import (
     MEMBER_PERMISSIONS,
     TIMESTAMP,
     FakeChannel,
+    FakeGuild,
     FakeMessage,
     FakeUser,
     Json,
     Snowflakes,
+    notified_users,
     visible_text,
 )
+from fakediscord.ratelimit import Fault, Outcome, RateLimiter
+from fakediscord.rules import MIB, Rules
 
 LOOPBACK = "127.0.0.1"
 API_PREFIX = "/api/v10"
@@ -57,7 +68,7 @@ class BotFailure(AssertionError):
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
-    # Exactly `application/json`: discord.py compares the header verbatim (gotcha 1 of the research doc).
+    # Exactly `application/json`: discord.py compares the header verbatim: a charset suffix makes it text.
     return web.Response(
         status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
     )
@@ -67,29 +78,17 @@ def error_response(status: int, code: int, message: str) -> web.Response:
     return json_response({"code": code, "message": message}, status)
 
 
-async def read_body(request: web.Request) -> tuple[Any, list[str]]:
-    """JSON body, or the `payload_json` part of a multipart body (messages with files) plus file names."""
-    if request.content_type.startswith("multipart/"):
-        payload: Json = {}
-        files: list[str] = []
-        reader = await request.multipart()
-        async for part in reader:
-            if not isinstance(part, BodyPartReader):
-                continue
-            if part.name == "payload_json":
-                payload = json.loads(await part.text())
-            else:
-                files.append(part.filename or "file")
-                await part.read()
-        return payload, files
-    if request.can_read_body:
-        text = await request.text()
-        return (json.loads(text) if text else {}), []
-    return {}, []
+def form_error(errors: FormErrors) -> web.Response:
+    return json_response({"code": 50035, "message": "Invalid Form Body", "errors": errors.tree}, 400)
 
 
-class FakeDiscord(UserActions):
-    """One fake Discord with one guild; start it, point a client at `api_base`/`gateway_url`, drive users."""
+# Paths that are the fake's own (not Discord's REST): never counted, limited or awaited by settle().
+OWN_PATHS = ("/gateway", control.PREFIX, "/attachments/")
+
+
+class FakeDiscord(UserActions, GatewayMixin):
+    """One fake Discord (one guild unless `add_guild`); start it, point a client at `api_base`/`gateway_url`,
+    drive users. `rules` switches Discord's strict behaviours; `shards` is what GET /gateway/bot tells."""
 
     def __init__(
         self,
@@ -99,6 +98,8 @@ class FakeDiscord(UserActions):
         thread: tuple[str, str] = ("partita", "poker"),
         members: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
         timeout: float = DEFAULT_TIMEOUT,
+        shards: int = 1,
+        rules: Rules | None = None,
     ) -> None:
         if host != LOOPBACK:
             raise ValueError(f"the fake Discord binds only to {LOOPBACK}, not {host!r}")
@@ -107,6 +108,15 @@ class FakeDiscord(UserActions):
         self.snow = Snowflakes()
         self.app_id = self.snow.next()
         self.guild_id = self.snow.next()
+        self.guilds: dict[int, FakeGuild] = {self.guild_id: FakeGuild(self.guild_id, "Circolo del Tressette")}
+        self.shard_count = shards
+        self.rules = rules or Rules()
+        self.limiter = RateLimiter(self.rules)
+        # Discord's strict rules the bot broke (see rules.py); the test fixture fails on any left at teardown.
+        self.violations: list[str] = []
+        # The clock of the answer deadline and the token lifetime (bench/bench_discord.py reads
+        # `sent_at`/`answered_at` as time.perf_counter() values); a test may swap it for a fake clock.
+        self.clock: Callable[[], float] = time.perf_counter
         self.bot_user = FakeUser(self.app_id, "tavolo-verde", bot=True, permissions=BOT_PERMISSIONS)
         self.channels: dict[str, FakeChannel] = {}
         for position, name in enumerate(channels):
@@ -115,7 +125,8 @@ class FakeDiscord(UserActions):
         self.channels[thread_name] = FakeChannel(
             self.snow.next(), thread_name, 11, self.guild_id, parent_id=self.channels[parent].id
         )
-        self._ws: web.WebSocketResponse | None = None
+        self.connections: list[Connection] = []
+        self._sessions: dict[str, Connection] = {}
         self.identifies: list[Json] = []
         self._background: set[asyncio.Task[Any]] = set()
         self.users: dict[str, FakeUser] = {}
@@ -126,6 +137,7 @@ class FakeDiscord(UserActions):
         self._user_index: dict[int, FakeUser] = {}
         self.closed_dms: set[int] = set()
         self.store: dict[int, FakeMessage] = {}
+        self._attachments: dict[int, tuple[str, bytes]] = {}  # attachment id → (content type, bytes)
         self.public_log: list[str] = []
         self.global_commands: dict[str, Json] = {}
         self.guild_commands: dict[int, dict[str, Json]] = {}
@@ -137,7 +149,6 @@ class FakeDiscord(UserActions):
         self.resumes: list[Json] = []
         self.failures: list[Failure] = []
         self._ws_lock = asyncio.Lock()
-        self._seq = 0
         self._inflight = 0
         self._last_activity = 0.0
         self._wake = asyncio.Event()
@@ -146,12 +157,12 @@ class FakeDiscord(UserActions):
 
     # ----------------------------------------------------------------- lifecycle
 
-    async def start(self) -> None:
-        app = web.Application(middlewares=[self._middleware])
+    async def start(self, port: int = 0) -> None:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * MIB)
         self._routes(app)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, 0)
+        site = web.TCPSite(self._runner, self.host, port)
         await site.start()
         server = site._server
         assert server is not None
@@ -164,8 +175,9 @@ class FakeDiscord(UserActions):
         self.listening_addresses = addresses
 
     async def stop(self) -> None:
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for conn in list(self.connections):
+            if not conn.ws.closed:
+                await conn.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -178,10 +190,6 @@ class FakeDiscord(UserActions):
     @property
     def api_base(self) -> str:
         return f"http://{self.host}:{self.port}{API_PREFIX}"
-
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://{self.host}:{self.port}/gateway"
 
     # ----------------------------------------------------------------- people and places
 
@@ -196,13 +204,24 @@ class FakeDiscord(UserActions):
             return existing
         user = FakeUser(self.snow.next(), name, permissions=permissions)
         self.users[name] = user
-        members_intent = bool(self.identifies and int(self.identifies[-1].get("intents", 0)) & (1 << 1))
-        if members_intent and self._ws is not None and not self._ws.closed:
-            data = user.member_payload(with_permissions=False) | {"guild_id": str(self.guild_id)}
-            task = asyncio.get_running_loop().create_task(self.dispatch("GUILD_MEMBER_ADD", data))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        if self.connections:
+            data = user.member_payload(with_permissions=False)
+            self._announce("GUILD_MEMBER_ADD", lambda g: data | {"guild_id": str(g.id)}, members_only=True)
         return user
+
+    def add_guild(self, name: str, *, channels: tuple[str, ...] = (), shard: int | None = None) -> FakeGuild:
+        """Another guild with text channels `channels` (names unique across the fake), on shard `shard` of
+        `shards` (its id is chosen so that `(id >> 22) % shards == shard`). Every member belongs to it.
+        Add guilds before the bot connects: GUILD_CREATE goes out at IDENTIFY."""
+        gid = self.snow.next()
+        while shard is not None and self.shard_of(gid) != shard:
+            gid = self.snow.next()
+        guild = self.guilds[gid] = FakeGuild(gid, name)
+        for position, cname in enumerate(channels):
+            if cname in self.channels:
+                raise ValueError(f"a channel called {cname!r} exists already")
+            self.channels[cname] = FakeChannel(self.snow.next(), cname, 0, gid, position=position)
+        return guild
 
     def channel(self, name: str) -> FakeChannel:
         try:
@@ -338,127 +357,6 @@ class FakeDiscord(UserActions):
 
     # ----------------------------------------------------------------- gateway
 
-    async def dispatch(self, event: str, data: Json) -> float:
-        """Send one event to the bot; returns time.perf_counter() as the frame went out."""
-        await self.wait_for(
-            lambda: self._ws is not None and not self._ws.closed, "the bot's gateway connection"
-        )
-        async with self._ws_lock:
-            self._seq += 1
-            assert self._ws is not None
-            frame = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
-            sent = time.perf_counter()
-            await self._ws.send_str(frame)
-            return sent
-
-    async def _send_op(self, ws: web.WebSocketResponse, payload: Json) -> None:
-        async with self._ws_lock:
-            await ws.send_str(json.dumps(payload))
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        self._ws = ws
-        await self._send_op(ws, {"op": 10, "d": {"heartbeat_interval": 41250}})
-        try:
-            async for msg in ws:
-                if msg.type.name != "TEXT":
-                    continue
-                frame = json.loads(msg.data)
-                op = frame.get("op")
-                if op == 1:
-                    await self._send_op(ws, {"op": 11})
-                elif op == 2:
-                    self.identifies.append(frame["d"])
-                    self._seq = 0
-                    await self.dispatch("READY", self._ready_payload())
-                    await self.dispatch("GUILD_CREATE", self._guild_payload())
-                elif op == 6:
-                    self.resumes.append(frame["d"])
-                    await self.dispatch("RESUMED", {})
-                self.poke()
-        finally:
-            if self._ws is ws:
-                self._ws = None
-        return ws
-
-    async def drop_gateway(self, code: int) -> None:
-        """Close the bot's gateway connection with `code` (4000: it resumes; 4004: it gives up)."""
-        ws = self._ws
-        assert ws is not None, "the bot is not connected"
-        await ws.close(code=code, message=b"dropped by the fake")
-
-    def _ready_payload(self) -> Json:
-        return {
-            "v": 10,
-            "user": self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-            "session_id": f"session-{len(self.identifies)}",
-            "resume_gateway_url": self.gateway_url,
-            "application": {"id": str(self.app_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-        }
-
-    def _guild_payload(self) -> Json:
-        members = [u.member_payload(with_permissions=False) for u in [self.bot_user, *self.users.values()]]
-        members[0]["roles"] = [str(self.guild_id + 1)]
-        text = [c.payload() for c in self.channels.values() if c.type == 0]
-        threads = [c.payload(owner_id=self.bot_user.id) for c in self.channels.values() if c.type == 11]
-        return {
-            "id": str(self.guild_id),
-            "name": "Circolo del Tressette",
-            "icon": None,
-            "owner_id": str(next(iter(self.users.values())).id if self.users else self.bot_user.id),
-            "afk_timeout": 300,
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "mfa_level": 0,
-            "nsfw_level": 0,
-            "premium_tier": 0,
-            "preferred_locale": "it",
-            "features": [],
-            "system_channel_flags": 0,
-            "unavailable": False,
-            "large": False,
-            "joined_at": TIMESTAMP,
-            "roles": [
-                {
-                    "id": str(self.guild_id),
-                    "name": "@everyone",
-                    "permissions": str(MEMBER_PERMISSIONS),
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                },
-                {
-                    "id": str(self.guild_id + 1),
-                    "name": "tavolo-verde",
-                    "permissions": str(BOT_PERMISSIONS),
-                    "position": 1,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": True,
-                    "mentionable": False,
-                    "flags": 0,
-                },
-            ],
-            "emojis": [],
-            "stickers": [],
-            "channels": text,
-            "threads": threads,
-            "members": members,
-            "member_count": len(members),
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-        }
-
     # ----------------------------------------------------------------- REST plumbing
 
     @web.middleware
@@ -467,7 +365,7 @@ class FakeDiscord(UserActions):
     ) -> web.StreamResponse:
         if request.remote != LOOPBACK:
             return error_response(403, 0, "the fake Discord serves only 127.0.0.1")
-        if request.path == "/gateway":
+        if request.path.startswith(OWN_PATHS):
             return await handler(request)
         route = request.match_info.route.resource
         template = route.canonical if route is not None else request.path
@@ -475,15 +373,30 @@ class FakeDiscord(UserActions):
         if template == "/{tail}":
             template = request.path.removeprefix(API_PREFIX)
         self.rest_calls.append((request.method, template))
+        channel = request.match_info.get("channel_id")
+        verdict = self.limiter.judge(request.method, template, int(channel) if channel else None)
+        if verdict.status == "drop":
+            # The connection dies before any answer, as when a proxy in front of Discord resets it.
+            self.rest_log.append((request.method, request.path_qs, 0))
+            assert request.transport is not None
+            request.transport.abort()
+            raise ConnectionResetError("dropped by the fake")
+        if verdict.status is not None:
+            response = json_response(verdict.body, verdict.status)
+            response.headers.update(verdict.headers)
+            self.rest_log.append((request.method, request.path_qs, verdict.status))
+            self.poke()
+            return response
         self._inflight += 1
         self.poke()
         try:
-            response = await handler(request)
+            answer = await handler(request)
         finally:
             self._inflight -= 1
             self.poke()
-        self.rest_log.append((request.method, request.path_qs, response.status))
-        return response
+        answer.headers.update(verdict.headers)
+        self.rest_log.append((request.method, request.path_qs, answer.status))
+        return answer
 
     def _routes(self, app: web.Application) -> None:
         p = API_PREFIX
@@ -509,6 +422,8 @@ class FakeDiscord(UserActions):
         r.add_post(p + "/channels/{channel_id}/typing", self._typing)
         r.add_route("*", p + "/channels/{channel_id}/messages", self._channel_messages)
         r.add_route("*", p + r"/channels/{channel_id}/messages/{message_id:\d+}", self._channel_message)
+        r.add_get("/attachments/{attachment_id}/{filename}", self._get_attachment)
+        control.add_routes(app, self)
         r.add_route("*", "/{tail:.*}", self._unhandled)
 
     async def _unhandled(self, request: web.Request) -> web.Response:
@@ -518,10 +433,11 @@ class FakeDiscord(UserActions):
     # ----------------------------------------------------------------- REST: identity
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response(
-            {"url": f"ws://{self.host}:{self.port}", "shards": 1, "session_start_limit": limit}
-        )
+        url = f"ws://{self.host}:{self.port}"
+        if request.path.endswith("/bot"):
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            return json_response({"url": url, "shards": self.shard_count, "session_start_limit": limit})
+        return json_response({"url": url})
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return json_response(self.bot_user.payload() | {"verified": True, "mfa_enabled": False, "flags": 0})
@@ -617,16 +533,74 @@ class FakeDiscord(UserActions):
             data["guild_id"] = str(channel.guild_id)
         return data
 
-    def _attach(self, data: Json, files: list[str]) -> None:
-        for name in files:
-            aid = self.snow.next()
-            url = f"http://{self.host}:{self.port}/attachments/{aid}/{name}"
-            data["attachments"].append(
-                {"id": str(aid), "filename": name, "size": 0, "url": url, "proxy_url": url}
-            )
+    def _new_attachment(self, msg: FakeMessage, upload: Upload, entry: Json) -> Json:
+        aid = self.snow.next()
+        filename = str(entry.get("filename") or upload.filename)
+        # discord.py declares every file application/octet-stream; Discord names the type from the file.
+        content_type = upload.content_type
+        if content_type == "application/octet-stream":
+            content_type = mimetypes.guess_type(filename)[0] or content_type
+        url = f"http://{self.host}:{self.port}/attachments/{aid}/{filename}"
+        attachment: Json = {
+            "id": str(aid),
+            "filename": filename,
+            "size": len(upload.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": content_type,
+        }
+        if entry.get("description"):
+            attachment["description"] = entry["description"]
+        msg.blobs[str(aid)] = upload.data
+        self._attachments[aid] = (content_type, upload.data)
+        return attachment
 
-    def _store(self, data: Json, *, viewer: FakeUser | None = None) -> FakeMessage:
-        msg = FakeMessage(data, ephemeral_for=viewer.id if viewer and data["flags"] & EPHEMERAL else None)
+    def _apply_attachments(
+        self, msg: FakeMessage, body: Json, uploads: list[Upload], *, editing: bool
+    ) -> None:
+        """Discord's rule: `attachments` in the body lists what the message keeps (old ids) and what the
+        new `files[n]` parts are called (id n); without it a new message gets its files and an edit keeps
+        the old ones and adds the new."""
+        old = {str(a["id"]): a for a in msg.payload.get("attachments") or []}
+        by_field = {u.field: u for u in uploads}
+        used: set[str] = set()
+        declared = body.get("attachments")
+        result: list[Json] = []
+        if declared is None:
+            result = list(old.values()) if editing else []
+        else:
+            for entry in declared:
+                key = str(entry.get("id"))
+                upload = by_field.get(f"files[{key}]")
+                if key in old:
+                    result.append(old[key])
+                elif upload is not None and upload.field not in used:
+                    used.add(upload.field)
+                    result.append(self._new_attachment(msg, upload, entry))
+        result += [self._new_attachment(msg, u, {}) for u in uploads if u.field not in used]
+        msg.payload["attachments"] = result
+        for stale in set(msg.blobs) - {str(a["id"]) for a in result}:
+            del msg.blobs[stale]
+
+    def _create(
+        self,
+        channel: FakeChannel,
+        body: Json,
+        uploads: list[Upload],
+        *,
+        flags: int,
+        msg_type: int = 0,
+        viewer: FakeUser | None = None,
+        extra: Json | None = None,
+    ) -> FakeMessage:
+        data = self._message_payload(channel, body, msg_type=msg_type)
+        data["flags"] = flags
+        data.update(extra or {})
+        msg = FakeMessage(data, ephemeral_for=viewer.id if viewer and flags & EPHEMERAL else None)
+        self._apply_attachments(msg, body, uploads, editing=False)
+        allowed = body.get("allowed_mentions")
+        msg.allowed_mentions.append(copy.deepcopy(allowed))
+        msg.notified = notified_users(msg.content, allowed)
         msg.history.append(copy.deepcopy(data))
         self.store[msg.id] = msg
         self._log_public(msg)
@@ -639,25 +613,134 @@ class FakeDiscord(UserActions):
             if text:
                 self.public_log.append(text)
 
-    def _edit(self, msg: FakeMessage, body: Json, files: list[str] = ()) -> FakeMessage:  # type: ignore[assignment]
+    def _edit(
+        self, msg: FakeMessage, body: Json, uploads: list[Upload] | None = None, *, notify: bool = False
+    ) -> FakeMessage:
+        """Apply an edit; only `notify` (the follow-up that replaces a "thinking…" placeholder) pings."""
         for key in ("content", "embeds", "components"):
             if key in body:
                 msg.payload[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
-        if "attachments" in body and body["attachments"] == []:
-            msg.payload["attachments"] = []
-        if files:
-            self._attach(msg.payload, files)
+        self._apply_attachments(msg, body, uploads or [], editing=True)
+        if "allowed_mentions" in body:
+            msg.allowed_mentions.append(copy.deepcopy(body["allowed_mentions"]))
+        if notify:
+            msg.notified = notified_users(msg.content, body.get("allowed_mentions"))
         msg.payload["flags"] = msg.flags & ~LOADING
         msg.payload["edited_timestamp"] = TIMESTAMP
         msg.history.append(copy.deepcopy(msg.payload))
         self._log_public(msg)
         return msg
 
+    async def _delete(self, msg: FakeMessage, by: str) -> None:
+        """Delete `msg`; the bot hears MESSAGE_DELETE (with the intent for its kind of channel)."""
+        msg.deleted, msg.deleted_by = True, by
+        channel = self._channel_by_id(msg.channel_id)
+        if msg.ephemeral or channel is None:
+            return
+        intent = DIRECT_MESSAGES_INTENT if channel.is_dm else GUILD_MESSAGES_INTENT
+        conn = self.connection_for(channel.guild_id)
+        if conn is None or not conn.intents & intent:
+            return
+        data: Json = {"id": str(msg.id), "channel_id": str(channel.id)}
+        if channel.guild_id is not None:
+            data["guild_id"] = str(channel.guild_id)
+        await self._send_event(conn, "MESSAGE_DELETE", data)
+
+    async def delete_message(self, message: FakeMessage | Reply, *, by: FakeUser | None = None) -> None:
+        """A user or moderator (`by`; default "a moderator") deletes a message of the bot's, as the Discord
+        client would: the message is gone and the bot hears MESSAGE_DELETE; later edits get 10008."""
+        msg = message.message if isinstance(message, Reply) else message
+        if msg is None or msg.deleted:
+            raise AssertionError(f"{message!r} has no message left to delete")
+        if msg.ephemeral:
+            raise AssertionError("an ephemeral message can only be dismissed by its viewer, not deleted")
+        await self._delete(msg, by.name if by is not None else "a moderator")
+
+    # ----------------------------------------------------------------- Discord's rules
+
+    def violate(self, rule: str, detail: str) -> None:
+        """Record a broken strict rule (rules.py): the fixture fails the test with it at teardown."""
+        self.violations.append(f"{rule}: {detail}")
+        self.poke()
+
+    def _refuse_payload(
+        self,
+        body: Json,
+        uploads: list[Upload],
+        *,
+        creating: bool,
+        prefix: tuple[str, ...] = (),
+        modal: bool = False,
+    ) -> web.Response | None:
+        """Discord's refusal of an oversized or empty message (or modal), or None to accept it."""
+        if not self.rules.payload_limits:
+            return None
+        big = limits.too_big(uploads, self.rules.attachment_size_limit)
+        if big is not None:
+            self.violate("payload limits", f"{big.filename} has {len(big.data)} bytes, over the upload limit")
+            return error_response(413, 40005, "Request entity too large")
+        errors = (
+            limits.check_modal(body, prefix=prefix)
+            if modal
+            else limits.check_message(body, uploads, prefix=prefix)
+        )
+        if errors:
+            self.violate("payload limits", f"Invalid Form Body at {', '.join(errors.paths())}")
+            return form_error(errors)
+        parts = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+        if creating and not uploads and not any(body.get(k) for k in parts):
+            self.violate("payload limits", "an empty message")
+            return error_response(400, 50006, "Cannot send an empty message")
+        return None
+
+    def _expired(self, rec: InteractionRecord) -> web.Response | None:
+        """Follow-ups and edits through the interaction token end `token_lifetime` after the interaction."""
+        age = self.clock() - (rec.sent_at or 0.0)
+        if age <= self.rules.token_lifetime:
+            return None
+        self.violate(
+            "token lifetime", f"interaction {rec.id} used through its token {age:.0f} s after it began"
+        )
+        return error_response(401, 50027, "Invalid Webhook Token")
+
+    # ----------------------------------------------------------------- fault injection
+
+    def fail_next(
+        self,
+        outcome: Outcome,
+        *,
+        times: int = 1,
+        method: str | None = None,
+        route: str | None = None,
+        channel: str | FakeChannel | None = None,
+        retry_after: float = 0.05,
+    ) -> Fault:
+        """The next `times` requests matching `method`, `route` (a template as in `rest_calls`) and
+        `channel` get `outcome`: 429 (with `retry_after`), 500, 502, 503, or "drop" (connection reset)."""
+        chan = self.channel(channel) if isinstance(channel, str) else channel
+        fault = Fault(outcome, times, method, route, chan.id if chan else None, retry_after)
+        self.limiter.faults.append(fault)
+        return fault
+
+    def throttle(self, channel: str | FakeChannel, seconds: float) -> None:
+        """Every request on `channel` gets 429 for the next `seconds` (on the limiter's clock)."""
+        chan = self.channel(channel) if isinstance(channel, str) else channel
+        self.limiter.throttle(chan.id, seconds)
+
+    # ----------------------------------------------------------------- REST: channels and messages
+
     def _find_message(self, channel_id: int, message_id: str) -> FakeMessage | None:
         msg = self.store.get(int(message_id)) if message_id.isdigit() else None
         if msg is None or msg.deleted or msg.channel_id != channel_id:
             return None
         return msg
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        found = self._attachments.get(int(request.match_info["attachment_id"]))
+        if found is None:
+            return error_response(404, 0, "404: Not Found")
+        content_type, data = found
+        return web.Response(body=data, headers={"Content-Type": content_type})
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         channel = self._channel_by_id(int(request.match_info["channel_id"]))
@@ -680,11 +763,13 @@ class FakeDiscord(UserActions):
             return await self._unhandled(request)
         if channel.is_dm and channel.recipient is not None and channel.recipient.id in self.closed_dms:
             return error_response(403, 50007, "Cannot send messages to this user")
-        body, files = await read_body(request)
-        data = self._message_payload(channel, body, msg_type=19 if body.get("message_reference") else 0)
-        data["flags"] &= ~EPHEMERAL  # only interaction responses can be ephemeral
-        self._attach(data, files)
-        return json_response(self._store(data).payload)
+        body, uploads = await read_body(request)
+        refused = self._refuse_payload(body, uploads, creating=True)
+        if refused is not None:
+            return refused
+        msg_type = 19 if body.get("message_reference") else 0
+        flags = int(body.get("flags") or 0) & ~EPHEMERAL  # only interaction responses can be ephemeral
+        return json_response(self._create(channel, body, uploads, flags=flags, msg_type=msg_type).payload)
 
     async def _channel_message(self, request: web.Request) -> web.StreamResponse:
         channel_id = int(request.match_info["channel_id"])
@@ -694,10 +779,13 @@ class FakeDiscord(UserActions):
         if request.method == "GET":
             return json_response(msg.payload)
         if request.method == "PATCH":
-            body, files = await read_body(request)
-            return json_response(self._edit(msg, body, files).payload)
+            body, uploads = await read_body(request)
+            refused = self._refuse_payload(body, uploads, creating=False)
+            if refused is not None:
+                return refused
+            return json_response(self._edit(msg, body, uploads).payload)
         if request.method == "DELETE":
-            msg.deleted = True
+            await self._delete(msg, "bot")
             return web.Response(status=204)
         return await self._unhandled(request)
 
@@ -707,19 +795,34 @@ class FakeDiscord(UserActions):
         return self.interactions.get(token)
 
     async def _callback(self, request: web.Request) -> web.Response:
-        arrived = time.perf_counter()
+        arrived = self.clock()
         rec = self._record(request.match_info["webhook_token"])
         if rec is None or str(rec.id) != request.match_info["webhook_id"]:
             return error_response(404, 10062, "Unknown interaction")
-        if rec.callback_type is not None:
+        deadline = self.rules.deadline
+        if deadline is not None and rec.sent_at is not None and arrived - rec.sent_at > deadline:
+            late = arrived - rec.sent_at
+            self.violate(
+                "deadline",
+                f"the first answer to interaction {rec.id} came {late:.2f} s late (> {deadline} s)",
+            )
+            return error_response(404, 10062, "Unknown interaction")
+        if rec.callback_type is not None and self.rules.one_answer:
+            self.violate("one answer", f"a second initial response to interaction {rec.id}")
             return error_response(400, 40060, "Interaction has already been acknowledged.")
-        body, files = await read_body(request)
+        body, uploads = await read_body(request)
         kind = int(body["type"])
         data: Json = body.get("data") or {}
         if kind in (6, 7) and rec.source_message_id is None:
             return error_response(400, 50035, f"Invalid Form Body: callback type {kind} needs a message")
         if kind == 9 and rec.type == 5:
             return error_response(400, 50035, "Invalid Form Body: a modal cannot answer a modal")
+        if kind in (4, 7, 9):
+            refused = self._refuse_payload(
+                data, uploads, creating=kind == 4, prefix=("data",), modal=kind == 9
+            )
+            if refused is not None:
+                return refused
         rec.callback_type = kind
         rec.callback_data = copy.deepcopy(data)
         rec.answered_at = arrived
@@ -727,25 +830,25 @@ class FakeDiscord(UserActions):
         resource: Json = {"type": kind}
         msg: FakeMessage | None = None
         if kind in (4, 5):
-            flags = int(data.get("flags") or 0) & EPHEMERAL
-            content = data if kind == 4 else {}
-            payload = self._message_payload(rec.channel, content, msg_type=20 if rec.type == 2 else 0)
-            payload["flags"] = flags | (LOADING if kind == 5 else 0)
-            payload["webhook_id"] = str(self.app_id)
-            payload["application_id"] = str(self.app_id)
-            payload["interaction_metadata"] = {
-                "id": str(rec.id),
-                "type": rec.type,
-                "user": rec.user.payload(),
-            }
-            self._attach(payload, files)
-            msg = self._store(payload, viewer=rec.user)
+            msg = self._create(
+                rec.channel,
+                data if kind == 4 else {},
+                uploads,
+                flags=(int(data.get("flags") or 0) & EPHEMERAL) | (LOADING if kind == 5 else 0),
+                msg_type=20 if rec.type == 2 else 0,
+                viewer=rec.user,
+                extra={
+                    "webhook_id": str(self.app_id),
+                    "application_id": str(self.app_id),
+                    "interaction_metadata": {"id": str(rec.id), "type": rec.type, "user": rec.user.payload()},
+                },
+            )
             rec.original_id = msg.id
         elif kind in (6, 7):
             rec.original_id = rec.source_message_id
             if kind == 7:
                 assert rec.source_message_id is not None
-                msg = self._edit(self.store[rec.source_message_id], data, files)
+                msg = self._edit(self.store[rec.source_message_id], data, uploads)
                 rec.edited_ids.append(msg.id)
         if msg is not None:
             resource["message"] = msg.payload
@@ -761,18 +864,32 @@ class FakeDiscord(UserActions):
         rec = self._record(request.match_info["webhook_token"])
         if rec is None or rec.callback_type is None:
             return error_response(404, 10015, "Unknown Webhook")
-        body, files = await read_body(request)
+        expired = self._expired(rec)
+        if expired is not None:
+            return expired
+        body, uploads = await read_body(request)
+        refused = self._refuse_payload(body, uploads, creating=True)
+        if refused is not None:
+            return refused
         original = self.store.get(rec.original_id) if rec.original_id else None
+        private = bool(int(body.get("flags") or 0) & EPHEMERAL)
         if rec.callback_type == 5 and original is not None and original.flags & LOADING:
-            # Discord turns the first follow-up after a "thinking" defer into that message.
-            msg = self._edit(original, body, files)
+            # Discord turns the first follow-up after a "thinking" defer into that message, visibility too.
+            if private and not original.ephemeral and self.rules.private_followup_on_public_defer:
+                self.violate(
+                    "private follow-up on a public defer",
+                    f"{visible_text(body)[:80]!r} asked to be ephemeral but replaced a public placeholder",
+                )
+            msg = self._edit(original, body, uploads, notify=True)
         else:
-            payload = self._message_payload(rec.channel, body)
-            payload["flags"] = int(body.get("flags") or 0) & EPHEMERAL
-            payload["webhook_id"] = str(self.app_id)
-            payload["application_id"] = str(self.app_id)
-            self._attach(payload, files)
-            msg = self._store(payload, viewer=rec.user)
+            msg = self._create(
+                rec.channel,
+                body,
+                uploads,
+                flags=EPHEMERAL if private else 0,
+                viewer=rec.user,
+                extra={"webhook_id": str(self.app_id), "application_id": str(self.app_id)},
+            )
         rec.followup_ids.append(msg.id)
         return json_response(msg.payload)
 
@@ -780,6 +897,9 @@ class FakeDiscord(UserActions):
         rec = self._record(request.match_info["webhook_token"])
         if rec is None or rec.callback_type is None:
             return error_response(404, 10015, "Unknown Webhook")
+        expired = self._expired(rec)
+        if expired is not None:
+            return expired
         wanted = request.match_info["message_id"]
         message_id = rec.original_id if wanted == "@original" else (int(wanted) if wanted.isdigit() else None)
         msg = self.store.get(message_id) if message_id is not None else None
@@ -788,11 +908,14 @@ class FakeDiscord(UserActions):
         if request.method == "GET":
             return json_response(msg.payload)
         if request.method == "PATCH":
-            body, files = await read_body(request)
-            self._edit(msg, body, files)
+            body, uploads = await read_body(request)
+            refused = self._refuse_payload(body, uploads, creating=False)
+            if refused is not None:
+                return refused
+            self._edit(msg, body, uploads)
             rec.edited_ids.append(msg.id)
             return json_response(msg.payload)
         if request.method == "DELETE":
-            msg.deleted = True
+            await self._delete(msg, "bot")
             return web.Response(status=204)
         return await self._unhandled(request)

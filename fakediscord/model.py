@@ -1,12 +1,13 @@
 """The fake guild's people, places and messages, and the JSON payloads discord.py 2.7.1 expects for them.
 
-Payload shapes follow /work/shared/research/testing-discord-offline.md; keys that discord.py reads with
+Payload shapes follow what Discord sends discord.py 2.7.1; keys that discord.py reads with
 ``data[...]`` are always present, because a missing one surfaces as a KeyError deep inside the client.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -136,6 +137,37 @@ class FakeChannel:
         return data
 
 
+@dataclass(frozen=True)
+class FakeGuild:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class FakeAttachment:
+    """A file the bot uploaded, with its bytes (`data`) as they arrived."""
+
+    id: int
+    filename: str
+    size: int
+    content_type: str
+    data: bytes
+    description: str | None = None
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def notified_users(content: str, allowed_mentions: Json | None) -> list[int]:
+    """Who a new message pings: the users its content mentions, filtered by `allowed_mentions` (absent:
+    Discord's default, every mentioned user). Edits never ping anyone."""
+    mentioned = [int(m) for m in dict.fromkeys(MENTION.findall(content))]
+    if allowed_mentions is None or "users" in (allowed_mentions.get("parse") or []):
+        return mentioned
+    allowed = {int(u) for u in allowed_mentions.get("users") or []}
+    return [u for u in mentioned if u in allowed]
+
+
 @dataclass
 class FakeMessage:
     """A message as the fake stores it: `payload` is the live JSON, updated in place by every edit."""
@@ -144,6 +176,11 @@ class FakeMessage:
     ephemeral_for: int | None = None  # the one user who can see it, for ephemeral messages
     deleted: bool = False
     history: list[Json] = field(default_factory=list)  # every version, first one included
+    blobs: dict[str, bytes] = field(default_factory=dict, repr=False)  # attachment id → bytes
+    # `allowed_mentions` of the creating request and of each edit that sent one, in order (None: not sent).
+    allowed_mentions: list[Json | None] = field(default_factory=list)
+    notified: list[int] = field(default_factory=list)  # user ids pinged when the message was created
+    deleted_by: str | None = None  # "bot", or the name of the user or moderator who deleted it
 
     @property
     def id(self) -> int:
@@ -176,6 +213,26 @@ class FakeMessage:
 
     def component(self, *, label: str | None = None, custom_id: str | None = None) -> Json:
         return find_component(self.components, label=label, custom_id=custom_id, where=f"message {self.id}")
+
+    @property
+    def attachments(self) -> list[FakeAttachment]:
+        """The message's files as they are now (an edit may keep, drop or add some), bytes included."""
+        return [
+            FakeAttachment(
+                int(a["id"]),
+                a["filename"],
+                int(a["size"]),
+                str(a.get("content_type") or ""),
+                self.blobs.get(str(a["id"]), b""),
+                a.get("description"),
+            )
+            for a in self.payload.get("attachments") or []
+        ]
+
+    @property
+    def mentioned(self) -> list[int]:
+        """The user ids the content mentions now (pinged or not)."""
+        return [int(m) for m in dict.fromkeys(MENTION.findall(self.content))]
 
     def text(self) -> str:
         """Everything a reader sees: content, embed texts, component labels and option labels."""
