@@ -55,13 +55,17 @@ class Gioco(commands.Cog):
         custom_id = str(data.get("custom_id") or "")
         if not custom_id.startswith(views.PREFIX):
             return
-        if interaction.type is discord.InteractionType.component and views.known_custom_id(custom_id):
-            return  # a dynamic item answers it
+        if (
+            interaction.type is discord.InteractionType.component
+            and views.known_custom_id(custom_id)
+            and _on_message(interaction.message, custom_id)
+        ):
+            return  # a dynamic item answers it (discord.py only matches items the message still has)
         try:
             require_guild(interaction)
             target = views.parse_target(views.MODAL_ID, custom_id)
             if interaction.type is not discord.InteractionType.modal_submit or target is None:
-                raise UserError(STALE)
+                raise UserError(STALE)  # an old format, an unknown word, a component no longer shown
             await self.bot.sessions.component(interaction, target, data)
         except Exception as exc:  # the one funnel, as for slash commands
             await report_error(interaction, exc)
@@ -126,6 +130,20 @@ class Gioco(commands.Cog):
     @app_commands.command(name=T("carte"), description=T("Mostra solo a te le tue carte"))
     async def carte(self, interaction: discord.Interaction) -> None:
         await self.bot.sessions.show_cards(interaction)
+
+
+def _on_message(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether the message still carries the component: a client showing an older version of it
+    (buttons since taken off) sends clicks discord.py's dynamic items ignore; this cog answers them."""
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        item = stack.pop()
+        if getattr(item, "custom_id", None) == custom_id:
+            return True
+        stack.extend(getattr(item, "children", None) or ())
+    return False
 
 
 async def setup(bot: PokerBot) -> None:
