@@ -359,3 +359,23 @@ async def test_grouped_thousands_are_read_as_italians_write_them(harness: Any) -
     assert parse_amount("12.345.678", ActionKind.PUNTO, 10, None) == 12_345_678
     assert parse_amount(" 20 ", ActionKind.PUNTO, 10, None) == 20
     assert parse_amount(None, ActionKind.APRO, 10, None) == 10
+
+
+def test_the_result_names_odd_chips_and_a_carried_pot() -> None:
+    from cogs.render import result_lines
+    from engine.events import HandStarted, PotAwarded, PotCarried
+
+    events = [
+        HandStarted(hand_number=3, dealer=1, players=(2, 1), deck_size=24, opening_level=12, carried=40),
+        PotAwarded(pot=0, amount=45, winners=(2, 1), shares=(23, 22), shown=True),
+        PotAwarded(pot=1, amount=30, winners=(1,), shares=(30,), shown=True),
+    ]
+    lines = result_lines(events)
+    assert lines[0] == "Nel piatto c'erano 40 fiches rimaste dalla mano prima."
+    assert (
+        lines[1]
+        == "Il piatto (45 fiches) si divide: <@2> 23 fiches, <@1> 22 fiches. Fiches dispari: 1 fiche a <@2>."
+    )
+    assert lines[2] == "<@1> vince il piatto laterale 1: 30 fiches."
+    carried = result_lines([PotCarried(carried=60, debts=((1, 20), (2, 20)))])
+    assert carried == ["Tutti paròl: il piatto di 60 fiches passa alla mano successiva."]
