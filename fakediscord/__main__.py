@@ -3,9 +3,9 @@
 Prints its base URL (`http://127.0.0.1:N`) on the first line of stdout once it listens, then serves until
 SIGINT or SIGTERM. Bots in other processes connect with DISCORD_API_BASE=<url>/api/v10 and
 DISCORD_GATEWAY_URL=ws://127.0.0.1:N/gateway; a test drives users through the control API (control.py).
-Extra guilds are named "Gilda 2".."Gilda G", each with one channel "poker-2".."poker-G", spread over the
-shards in turn (guild g on shard (g - 1) % K; the first guild, with the default channels, wherever its
-id falls).
+Extra guilds are named "Gilda 2".."Gilda G", each with one channel "poker-2".."poker-G", and the guilds
+take the shards in turn from the first guild's (which has the default channels "poker", "generale"...):
+with G >= K every shard has a guild. `GET /_control/state` lists the guilds with their shards.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from fakediscord.server import FakeDiscord
 async def serve(port: int, shards: int, guilds: int, timeout: float) -> None:
     fake = FakeDiscord(shards=shards, timeout=timeout)
     for g in range(2, guilds + 1):
-        fake.add_guild(f"Gilda {g}", channels=(f"poker-{g}",), shard=(g - 1) % shards)
+        shard = (fake.shard_of(fake.guild_id) + g - 1) % shards
+        fake.add_guild(f"Gilda {g}", channels=(f"poker-{g}",), shard=shard)
     await fake.start(port)
     print(f"http://{fake.host}:{fake.port}", flush=True)
     stop = asyncio.Event()
