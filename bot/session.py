@@ -347,16 +347,25 @@ class TableSession:
         live = self.live
         previous = live.message_id
         version = self._version
-        if interaction.response.is_done():  # deferred privately while the table was busy
-            posted = await self.owner.bot.get_partial_messageable(live.channel_id).send(**self.render())
-            message_id: int = posted.id
-            await interaction.followup.send(DONE, ephemeral=True)
-        else:
-            response = await interaction.response.send_message(**self.render())
-            if response.message_id is None:  # pragma: no cover - Discord always returns the message
-                message_id = (await interaction.original_response()).id
+        try:
+            if interaction.response.is_done():  # deferred privately while the table was busy
+                channel = self.owner.bot.get_partial_messageable(live.channel_id)
+                posted = await channel.send(**self.render())
+                message_id: int = posted.id
+                await interaction.followup.send(DONE, ephemeral=True)
             else:
-                message_id = response.message_id
+                response = await interaction.response.send_message(**self.render())
+                if response.message_id is None:  # pragma: no cover - Discord always returns the message
+                    message_id = (await interaction.original_response()).id
+                else:
+                    message_id = response.message_id
+        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+            # The hand is dealt: its message must exist. The renderer posts it through the channel.
+            log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
+            live.message_id = None
+            self.retire(previous)
+            self.changed()
+            return
         live.message_id = message_id
         self.message_hand = live.table.hand_number
         self._shown = max(self._shown, version)
@@ -370,7 +379,13 @@ class TableSession:
     # Checks made before anything changes -----------------------------------------------------------
 
     def seated(self, player: int) -> bool:
+        """Seated and not on his way out: the one seated-player check of the Discord layer."""
         return self.live.seated(player)
+
+    def require_seat(self, player: int) -> None:
+        """Refuse at once a player with no seat at all (one who is leaving still has his seat)."""
+        if not any(seat.player == player for seat in self.live.view().seats):
+            raise UserError(NOT_SEATED)
 
     def check_target(self, interaction: discord.Interaction, target: Target) -> None:
         """Refuse a component of another table, hand or message; nothing changes, not even its text."""
@@ -584,10 +599,13 @@ class Sessions:
         session = self.require(channel_id)
         if target is not None:
             session.check_target(interaction, target)
-        _check_sits_out(session, player)
+        if not session.seated(player):
+            raise UserError(NOT_SEATED)
         await defer_privately_if_busy(interaction, session.live.lock)
         async with self.bot.tables.locked(channel_id) as live:
             session = self.of(live)
+            if target is not None:
+                session.check_target(interaction, target)
             events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
             dms = session.record(events)
             await self._answer(interaction, session, events)
@@ -618,8 +636,7 @@ class Sessions:
         if target is not None and target.table_id != session.live.id:
             raise UserError(STALE)
         live, player = session.live, interaction.user.id
-        if not any(seat.player == player for seat in live.view().seats):
-            raise UserError(NOT_SEATED)
+        session.require_seat(player)
         if not live.table.hand_running:
             raise UserError(NO_HAND_CARDS)
         text = render.cards_text(
@@ -686,12 +703,6 @@ class Sessions:
                 await self.act(interaction, kind, target=target)
         else:
             raise UserError(STALE)
-
-
-def _check_sits_out(session: TableSession, player: int) -> None:
-    seat = next((s for s in session.live.view().seats if s.player == player), None)
-    if seat is None or seat.leaving:
-        raise UserError(NOT_SEATED)
 
 
 def _check_can_start(session: TableSession, player: int) -> None:

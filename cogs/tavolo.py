@@ -164,7 +164,7 @@ class Tavolo(
     )
     async def alzati(self, interaction: discord.Interaction) -> None:
         channel_id = channel_of(interaction)
-        self._check_seated(channel_id, interaction.user.id)
+        self.bot.sessions.require(channel_id).require_seat(interaction.user.id)  # refused at once
         channel_id = await self._busy(interaction)
         dms: list[tuple[int, str]] = []
         async with self.bot.tables.locked(channel_id) as live:
@@ -216,12 +216,6 @@ class Tavolo(
             session = self.bot.sessions.of(live)
             session.retire(live.message_id)
             self.bot.sessions.forget(session)
-
-    def _check_seated(self, channel_id: int, player: int) -> None:
-        """Refuse at once, from the state now, a player who has no seat (nothing to wait for)."""
-        seats = self.bot.sessions.require(channel_id).live.view().seats
-        if not any(seat.player == player for seat in seats):
-            raise UserError("Non sei seduto a questo tavolo.")
 
 
 def _check_may_close(interaction: discord.Interaction, live: LiveTable) -> None:

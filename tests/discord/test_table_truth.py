@@ -339,6 +339,10 @@ async def test_absurd_amounts_cards_and_menu_values_never_crash(harness: Any) ->
     for text in ("<@everyone> **x**", "tutto tutto", "piatto!", "\u200b", "1 000 000 000 000"):
         reply = await game.say(bob, "apro", importo=text)
         assert reply.ephemeral, (text, reply.content)
+    for text in ("1.1", "²", "-10", "9" * 20):
+        modal = await harness.click(bob, game.message, label="Apro…")
+        reply = await game.submit(bob, modal, {"importo": text})
+        assert reply.ephemeral and reply.content.startswith("Scrivi un numero intero di fiches:"), text
     await game.say(bob, "apro", importo="1.0")  # a thousands group needs three digits: refused
     assert game.table.to_act == bob.id
     await game.say(bob, "apro", importo="10")
