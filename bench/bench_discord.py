@@ -65,7 +65,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from cogs import views
+from bot import views
 from engine.actions import ActionKind, LegalAction
 from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
 from engine.events import Street

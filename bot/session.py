@@ -11,7 +11,7 @@ did into what the channel sees:
   message shows the latest version; the renderer never holds the table's lock, so a rate-limited
   channel never blocks play. A table message deleted by someone (404, unknown message) is posted
   again and its id stored. Taking the buttons off an older message goes through the same queue.
-- every component carries its table id and hand number (cogs/views.py); `check_target` refuses a
+- every component carries its table id and hand number (bot/views.py); `check_target` refuses a
   click from an older hand, another table or another message, privately, before anything changes.
 - a command decides its refusals from the current state before it waits for a busy table, so a
   refusal is private from the first byte; a command that must wait defers privately and, once
@@ -29,13 +29,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import aiohttp
 import discord
 
-from bot import reading
+from bot import reading, render, views
 from bot.errors import UserError
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
-from cogs import render, views
-from cogs.views import Target
+from bot.views import Target
 from engine.actions import Action, ActionKind
 from engine.cards import Card, hand_order
 from engine.errors import NotYourTurn

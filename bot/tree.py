@@ -46,7 +46,7 @@ _PERMISSION_NAMES = {
 
 def require_guild(interaction: discord.Interaction) -> int:
     """The one guild-only check of the bot: every command (`PokerTree.interaction_check`) and every
-    component of the game (cogs/views.py, cogs/gioco.py) passes here; DMs are refused."""
+    component of the game (bot/views.py, cogs/gioco.py) passes here; DMs are refused."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     return interaction.guild_id

@@ -2,7 +2,7 @@
 
 Each command calls down into the table's session (bot/session.py), which judges the action from
 the state now (a refusal is private from the first byte), then under the table's lock, and shows
-the result. Buttons and the draw menu are discord.py dynamic items (cogs/views.py); modals are not,
+the result. Buttons and the draw menu are discord.py dynamic items (bot/views.py); modals are not,
 so the listener below routes them, and answers any other ``tv:`` custom id (an old format, an
 unknown word) with the same clean, private refusal as a stale button.
 """
@@ -15,11 +15,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import views
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import STALE
 from bot.tree import report_error, require_guild
-from cogs import views
 from engine.actions import ActionKind
 
 if TYPE_CHECKING:

@@ -16,13 +16,13 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot import render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import channel_of, defer_privately_if_busy, public_answer
 from bot.storage import MAX_CHIPS
 from bot.tables import TABLE_EXISTS, LiveTable
 from bot.tree import guild_id_of
-from cogs import render
 from engine.events import Event, PlayerLeft, StackReleased
 from engine.options import TableOptions
 

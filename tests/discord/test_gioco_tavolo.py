@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot import render
 from bot.reading import not_a_number
 from bot.session import NOT_SEATED, not_your_turn
-from cogs import render, tavolo
+from cogs import tavolo
 from tests.discord.test_gioco_support import Game, seats, stacked
 from tests.discord.test_review import HEADS_UP, acknowledged_while_busy, heads_up
 

@@ -366,7 +366,7 @@ async def test_grouped_thousands_are_read_as_italians_write_them(harness: Any) -
 
 
 def test_the_result_names_odd_chips_and_a_carried_pot() -> None:
-    from cogs.render import result_lines
+    from bot.render import result_lines
     from engine.events import HandStarted, PotAwarded, PotCarried
 
     events = [

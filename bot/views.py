@@ -18,7 +18,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from cogs import render
+from bot import render
 from engine.actions import ActionKind, LegalAction
 from engine.cards import Card, hand_order
 from engine.table import TableView
