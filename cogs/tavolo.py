@@ -156,8 +156,7 @@ class Tavolo(
                     note = f"{who} porta al tavolo tutto il suo saldo: {render.chips(amount)}."
             events = await self.bot.tables.sit(live, user_id, amount)
             await self._reply(interaction, live, note, events)
-            if live.table.hand_running:
-                self.bot.sessions.of(live).record(events)  # he waits for the next hand: show him seated
+            self.bot.sessions.of(live).record(events)  # the table message shows him seated too
 
     @app_commands.command(
         name=T("alzati"), description=T("Alzati dal tavolo: le tue fiches tornano nel saldo")

@@ -383,3 +383,14 @@ def test_the_result_names_odd_chips_and_a_carried_pot() -> None:
     assert lines[2] == "<@1> vince il piatto laterale 1: 30 fiches."
     carried = result_lines([PotCarried(carried=60, debts=((1, 20), (2, 20)))])
     assert carried == ["Tutti paròl: il piatto di 60 fiches passa alla mano successiva."]
+
+
+async def test_a_player_sitting_down_between_hands_appears_on_the_table_message(harness: Any) -> None:
+    game, alice, bob = await heads_up(harness)
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    carol = harness.user("carol")
+    await harness.slash(carol, "tavolo siedi", buyin=200)
+    await converged(harness, game)
+    assert f"<@{carol.id}>: 200 fiches" in game.message.text()
+    game.finish()
