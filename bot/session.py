@@ -688,7 +688,7 @@ class Sessions:
             values = (data or {}).get("values") or []
             try:
                 cards = tuple(Card.from_code(int(str(v))) for v in values)
-            except (ValueError, TypeError):
+            except (ValueError, TypeError, LookupError):  # a forged value: no card of the deck
                 raise UserError(STALE) from None
             await self.act(interaction, ActionKind.CAMBIO, discards=cards, target=target)
         elif what.startswith("m:") and target.kind is not None:

@@ -350,6 +350,13 @@ async def test_absurd_amounts_cards_and_menu_values_never_crash(harness: Any) ->
     for text in ("²", "⑤ ①", "1" * 5000, "0", "-1", "99", "A♥A♥", "🂡", "1.1", ",,,", "Zz Yy Xx Ww Vv Uu Tt"):
         reply = await game.say(bob, "cambio", carte=text)
         assert reply.ephemeral, (text, reply.content)
+    menu = await harness.click(bob, game.message, label="Cambio…")
+    for values in (["9999"], ["-1"], ["x"], ["9" * 5000]):  # a forged client sending no card of the deck
+        record = harness.fake._component_interaction(
+            bob, menu.message, {"custom_id": game.menu_id, "component_type": 3, "values": values}
+        )
+        reply = await harness.fake._send(record, "a forged draw menu")
+        assert reply.ephemeral, values
     assert game.table.to_act == bob.id
     game.finish()
 
