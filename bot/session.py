@@ -261,11 +261,16 @@ class TableSession:
                     # A refusal no retry can change (missing permission, a payload Discord rejects).
                     log.warning("Table %s: Discord refused an edit: %s", self.live.id, exc)
                     self._shown = self._version
-                    self._retire.clear()
                     continue
                 log.warning("Table %s: edit failed (%s); retrying in %.1f s", self.live.id, exc.status, pause)
-            except _NETWORK_ERRORS as exc:
+            except (discord.RateLimited, *_NETWORK_ERRORS) as exc:
                 log.warning("Table %s: edit failed (%r); retrying in %.1f s", self.live.id, exc, pause)
+            except Exception:
+                # A bug, not Discord: say so once, and let the next change try again.
+                log.exception("Table %s: the table message could not be rendered", self.live.id)
+                self._shown = self._version
+                self._retire.clear()
+                continue
             else:
                 pause = self.owner.retry_first
                 continue
@@ -311,6 +316,12 @@ class TableSession:
             await message.edit(view=None)
         except discord.NotFound:
             return  # deleted: no button left to take off
+        except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise  # retried by the renderer
+            log.warning(
+                "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
+            )
 
     async def remember_message(self) -> None:
         """Keep the table message id in the ledger, so that a restart can edit it."""
