@@ -349,7 +349,13 @@ class TableSession:
             return
         async with self._edit_lock:
             version = self._version
-            await interaction.response.edit_message(**self.render())
+            try:
+                await interaction.response.edit_message(**self.render())
+            except discord.HTTPException as exc:
+                # Too late for this interaction (10062) or Discord failed: the renderer shows the table.
+                log.warning("Table %s: a click could not be answered by an edit: %s", self.live.id, exc)
+                self._wake()
+                return
             self._shown = max(self._shown, version)
 
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
