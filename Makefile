@@ -28,7 +28,7 @@ lint: $(VENV)/.installed
 
 types: $(VENV)/.installed
 	$(PY) -m mypy --strict engine
-	$(PY) -m mypy bot cogs
+	$(PY) -m mypy --strict bot cogs
 	$(PY) -m mypy --strict fakediscord
 
 unit: $(VENV)/.installed

@@ -65,7 +65,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from cogs import views
+from bot import views
 from engine.actions import ActionKind, LegalAction
 from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
 from engine.events import Street
@@ -221,8 +221,13 @@ class TableDriver:
         reply = await self.fake.slash(user, command, channel=self.channel, settle=False, **options)
         return self._timed(reply, timed)
 
-    async def click(self, user: Any, custom_id: str, *, timed: bool = True) -> Any:
-        message = self.fake.store[self.live.message_id]
+    async def click(self, user: Any, what: str, *, timed: bool = True) -> Any:
+        live = self.live
+        # A player clicks what he sees: wait until the table message shows the latest state.
+        session = self.h.bot.sessions.of(live)
+        await self.fake.wait_for(lambda: session.up_to_date, "the table message to show the table")
+        message = self.fake.store[live.message_id]
+        custom_id = views.custom_id(live.id, live.table.hand_number, what)  # bound to table and hand
         reply = await self.fake.click(user, message, custom_id=custom_id, settle=False)
         return self._timed(reply, timed)
 
@@ -251,7 +256,7 @@ class TableDriver:
         self.h.bot.tables.queue_deck(self.channel.id, cards)
         user = self.by_id[live.table.public_view().seats[0].player]
         if live.message_id is not None and self.rng.random() < 0.5:
-            reply = await self.click(user, views.START_BUTTON, timed=False)
+            reply = await self.click(user, "inizia", timed=False)
         else:
             reply = await self.slash(user, "tavolo inizia", timed=False)
         assert not reply.ephemeral, f"#{self.channel.name}: the hand did not start: {reply.content}"
@@ -307,7 +312,7 @@ class TableDriver:
         if kind is K.CAMBIO:
             count = self.rng.randint(1, legal.max)
             if by_button:
-                menu = await self.click(user, views.action_custom_id(kind))
+                menu = await self.click(user, f"a:{kind.value}")
                 select = next(c for c in menu.components if c.get("type") == SELECT)
                 options = [o["value"] for o in select["options"]]
                 chosen = self.rng.sample(options, min(count, len(options), select.get("max_values", 1)))
@@ -318,7 +323,7 @@ class TableDriver:
             reply = await self.slash(user, "cambio", carte=positions)
         elif kind in views.AMOUNT_KINDS:
             if by_button:
-                modal = await self.click(user, views.action_custom_id(kind))
+                modal = await self.click(user, f"a:{kind.value}")
                 assert modal.modal is not None, f"{word}: no modal: {modal.content}"
                 reply = self._timed(
                     await self.fake.submit_modal(
@@ -329,7 +334,7 @@ class TableDriver:
             else:
                 reply = await self.slash(user, word, importo="cip")
         elif by_button:
-            reply = await self.click(user, views.action_custom_id(kind))
+            reply = await self.click(user, f"a:{kind.value}")
         else:
             reply = await self.slash(user, word)
         assert not reply.ephemeral, f"#{self.channel.name}: «{word}» was refused: {reply.content}"

@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import EnglishTranslator
 from bot.logging_setup import quiet_chatty_loggers
+from bot.session import Sessions
 from bot.storage import DATABASE_ERRORS, Storage
 from bot.tables import TableRegistry
 from bot.tree import PokerTree
@@ -57,6 +58,7 @@ class PokerBot(commands.Bot):
 
     storage: Storage
     tables: TableRegistry
+    sessions: Sessions
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
         # The bot never joins voice: skip discord.py's warnings about the missing voice libraries.
@@ -71,6 +73,7 @@ class PokerBot(commands.Bot):
         self.settings = settings
         self._storage: Storage | None = None
         self._tables: TableRegistry | None = None
+        self._sessions: Sessions | None = None
         self._shut_down = False
         apply_endpoints(settings.api_base, settings.gateway_url)
         quiet_chatty_loggers()  # hole cards travel in request bodies: no DEBUG line may show them
@@ -99,6 +102,8 @@ class PokerBot(commands.Bot):
         self._tables = self.tables = TableRegistry(self.storage)
         restored = await self.tables.restore()
         log.info("Restored %d open table(s)", restored)
+        self._sessions = self.sessions = Sessions(self)
+        await self.sessions.restore()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -136,6 +141,8 @@ class PokerBot(commands.Bot):
         try:
             if self._tables is not None:
                 await self._tables.shutdown()
+            if self._sessions is not None:
+                await self._sessions.close()
         finally:
             try:
                 await super().close()

@@ -71,11 +71,8 @@ class LiveTable:
     cancelled_hand: int | None = None
     """After a restart: the number of the hand the restart cancelled (its message must say so)."""
     message_id: int | None = None
-    """The public table message of the current (or last) hand, edited through the channel."""
-    log: list[str] = field(default_factory=list)
-    """The public lines of the current (or last) hand, for the table message."""
-    dm_failed: set[int] = field(default_factory=set)
-    """Players of the current hand whose cards could not be sent by DM (closed DMs)."""
+    """The public table message of the current (or last) hand, as stored in the ledger; only the
+    table's session (bot/session.py) changes it."""
     deck_size: int | None = None
     """The deck of the current hand (the hand category in a player's DM depends on it)."""
 

@@ -9,7 +9,6 @@ same treatment.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import discord
@@ -21,11 +20,10 @@ from engine.errors import EngineError
 
 __all__ = [
     "APOLOGY",
-    "PUBLIC_PLACEHOLDER",
     "PokerTree",
-    "acknowledge_if_busy",
     "guild_id_of",
     "report_error",
+    "require_guild",
     "send_private",
     "user_message",
 ]
@@ -46,11 +44,17 @@ _PERMISSION_NAMES = {
 }
 
 
-def guild_id_of(interaction: discord.Interaction) -> int:
-    """The server of a command; the tree already refused DMs, this keeps the type checker and cogs honest."""
+def require_guild(interaction: discord.Interaction) -> int:
+    """The one guild-only check of the bot: every command (`PokerTree.interaction_check`) and every
+    component of the game (bot/views.py, cogs/gioco.py) passes here; DMs are refused."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     return interaction.guild_id
+
+
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server of a command (the tree already refused DMs): the same check, for the type checker."""
+    return require_guild(interaction)
 
 
 def user_message(error: BaseException) -> str | None:
@@ -73,48 +77,15 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
-PUBLIC_PLACEHOLDER = "poker:public_placeholder"
-"""`Interaction.extras` key: the command was deferred publicly ("thinking") and not answered yet."""
-
-PLACEHOLDER_TEXT = "…"
-
-
-async def acknowledge_if_busy(
-    interaction: discord.Interaction, lock: asyncio.Lock, *, ephemeral: bool = False
-) -> None:
-    """Defer now when the table's lock is taken, so Discord's 3-second window cannot run out.
-
-    A command waits on the lock only behind another command of the same table (e.g. a rate-limited
-    edit of the table message), so an idle table answers directly, in one REST call. A slash
-    command deferred publicly is marked: if it ends in a refusal, `send_private` answers privately
-    and removes the public placeholder.
-    """
-    if not lock.locked() or interaction.response.is_done():
-        return
-    if interaction.type is discord.InteractionType.application_command:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-        if not ephemeral:
-            interaction.extras[PUBLIC_PLACEHOLDER] = True
-    else:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=ephemeral)
-
-
 async def send_private(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, as a first response or as a follow-up when the bot already answered."""
+    """Answer privately, as a first response or as a follow-up when the bot already acknowledged.
+
+    Commands that wait for a busy table acknowledge privately (bot/session.py), so a follow-up
+    refusal is never preceded by anything public.
+    """
     quiet = discord.AllowedMentions.none()  # a refusal may name a player: show him, never ping him
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=quiet)
-        return
-    extras = getattr(interaction, "extras", {})  # stand-ins of Interaction in unit tests may lack it
-    if extras.pop(PUBLIC_PLACEHOLDER, False):
-        # Discord turns the first follow-up after a "thinking" defer into the placeholder itself,
-        # which is public: settle the placeholder first, answer privately, then remove it.
-        await interaction.edit_original_response(content=PLACEHOLDER_TEXT)
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
-        try:
-            await interaction.delete_original_response()
-        except discord.HTTPException as exc:
-            log.warning("Could not remove the placeholder of user %s: %s", interaction.user.id, exc)
         return
     await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
 
@@ -145,8 +116,7 @@ class PokerTree(app_commands.CommandTree[discord.Client]):
     """The command tree with the one error funnel and the DM refusal."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.guild_id is None:
-            raise app_commands.NoPrivateMessage()
+        require_guild(interaction)
         return True
 
     async def on_error(

@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.storage import MAX_CHIPS
 from bot.tree import guild_id_of
-from cogs import render
 
 if TYPE_CHECKING:
     from bot.client import PokerBot

@@ -1,7 +1,9 @@
 """/tavolo: open, join, leave, start, show, explain and close the table of a channel or thread.
 
-Every subcommand that touches a table runs under the table's lock (`TableRegistry.locked`) and
-answers while still holding it, so two commands in one channel are handled, and shown, in order.
+Every subcommand that changes a table runs under the table's lock (`TableRegistry.locked`) and
+answers while still holding it, so two commands in one channel are handled, and shown, in order;
+what the table message shows is the session's (bot/session.py), which this cog only tells about
+changes. Reading commands (stato, regole) answer at once from the state now, without waiting.
 The engine validates the options and the seats, the ledger the chips; this cog only translates.
 """
 
@@ -14,42 +16,26 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot import render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
+from bot.session import channel_of, defer_privately_if_busy, public_answer
 from bot.storage import MAX_CHIPS
 from bot.tables import TABLE_EXISTS, LiveTable
-from bot.tree import PUBLIC_PLACEHOLDER, acknowledge_if_busy, guild_id_of
-from cogs import render
+from bot.tree import guild_id_of
 from engine.events import Event, PlayerLeft, StackReleased
 from engine.options import TableOptions
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
-    from cogs.gioco import Gioco
 
 DEFAULT_BUYIN_CIPS = 100
 """Without an amount, a player brings 100 minimum bets (or his whole balance, if smaller)."""
 
 CLOSE_REFUSED = "Solo chi ha aperto il tavolo o chi ha il permesso «Gestisci server» può chiuderlo."
-START_REFUSED = "Solo chi è seduto al tavolo può iniziare la mano."
 EMPTY_BALANCE = (
     "Il tuo saldo è vuoto: ritira il /bonus giornaliero o chiedi un accredito a chi gestisce il server."
 )
-
-
-def _channel_id(interaction: discord.Interaction) -> int:
-    if interaction.channel_id is None:
-        raise app_commands.NoPrivateMessage()
-    return interaction.channel_id
-
-
-async def _send(interaction: discord.Interaction, **message: Any) -> None:
-    """The public answer: the response, or the placeholder's content when the command was deferred."""
-    if interaction.response.is_done():
-        interaction.extras.pop(PUBLIC_PLACEHOLDER, None)
-        await interaction.followup.send(**message)
-    else:
-        await interaction.response.send_message(**message)
 
 
 @app_commands.guild_only()
@@ -61,14 +47,10 @@ class Tavolo(
         super().__init__()
 
     async def _busy(self, interaction: discord.Interaction) -> int:
-        """The channel of the command; acknowledged now if its table is busy (3-second window)."""
-        channel_id = _channel_id(interaction)
-        await acknowledge_if_busy(interaction, self.bot.tables.lock(channel_id))
+        """The channel of the command; acknowledged now, privately, if its table is busy."""
+        channel_id = channel_of(interaction)
+        await defer_privately_if_busy(interaction, self.bot.tables.lock(channel_id))
         return channel_id
-
-    def _game(self) -> Gioco | None:
-        """The game cog, which owns the table message, the timers and the private cards."""
-        return self.bot.get_cog("Gioco")  # type: ignore[return-value]
 
     async def _reply(
         self, interaction: discord.Interaction, live: LiveTable, text: str, events: list[Event] | None = None
@@ -79,7 +61,7 @@ class Tavolo(
             if told:
                 lines.append(told)
         embed = render.table_embed(live.view(), live.options, creator_id=live.creator_id)
-        await _send(interaction, content="\n".join(lines) or None, embed=embed)
+        await public_answer(interaction, self.bot, content="\n".join(lines) or None, embed=embed)
 
     @app_commands.command(name=T("nuovo"), description=T("Apri un tavolo in questo canale (o thread)"))
     @localized_options(
@@ -174,14 +156,14 @@ class Tavolo(
                     note = f"{who} porta al tavolo tutto il suo saldo: {render.chips(amount)}."
             events = await self.bot.tables.sit(live, user_id, amount)
             await self._reply(interaction, live, note, events)
-            game = self._game()
-            if game is not None and live.table.hand_running:
-                await game.changed(live, events)  # he waits for the next hand: show him seated
+            self.bot.sessions.of(live).record(events)  # the table message shows him seated too
 
     @app_commands.command(
         name=T("alzati"), description=T("Alzati dal tavolo: le tue fiches tornano nel saldo")
     )
     async def alzati(self, interaction: discord.Interaction) -> None:
+        channel_id = channel_of(interaction)
+        self.bot.sessions.require(channel_id).require_seat(interaction.user.id)  # refused at once
         channel_id = await self._busy(interaction)
         dms: list[tuple[int, str]] = []
         async with self.bot.tables.locked(channel_id) as live:
@@ -194,67 +176,50 @@ class Tavolo(
                 text = f"{who} lascia il tavolo: {render.chips(paid)} tornano nel suo saldo."
             shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
             await self._reply(interaction, live, text, shown)
-            game = self._game()
-            if game is not None and events:
-                dms = await game.changed(live, events)
-        game = self._game()
-        if game is not None and dms:
-            await game.deliver(channel_id, dms)
+            if events:
+                dms = self.bot.sessions.of(live).record(events)
+        await self.bot.sessions.deliver(channel_id, dms)
 
     @app_commands.command(name=T("inizia"), description=T("Inizia la prossima mano"))
     async def inizia(self, interaction: discord.Interaction) -> None:
-        channel_id = await self._busy(interaction)
-        game = self._game()
-        async with self.bot.tables.locked(channel_id) as live:
-            if not live.seated(interaction.user.id):
-                raise UserError(START_REFUSED)
-            if game is not None:
-                # The answer is the new table message, with the buttons of the player to act.
-                dms = await game.start_hand(interaction, live)
-            else:
-                events = await self.bot.tables.start_hand(live)
-                await self._reply(interaction, live, "", events)
-        if game is not None:
-            await game.deliver(channel_id, dms)
+        # The answer is the new table message, with the buttons of the player to act.
+        await self.bot.sessions.start(interaction)
 
     @app_commands.command(name=T("rientra"), description=T("Torna in gioco dopo essere rimasto fuori"))
     async def rientra(self, interaction: discord.Interaction) -> None:
-        channel_id = await self._busy(interaction)
-        dms: list[tuple[int, str]] = []
-        async with self.bot.tables.locked(channel_id) as live:
-            events = await self.bot.tables.apply(live, lambda: live.table.come_back(interaction.user.id))
-            await self._reply(interaction, live, "", events)
-            game = self._game()
-            if game is not None:
-                dms = await game.changed(live, events)
-        game = self._game()
-        if game is not None and dms:
-            await game.deliver(channel_id, dms)
+        await self.bot.sessions.come_back(interaction)
 
     @app_commands.command(name=T("stato"), description=T("Mostra il tavolo di questo canale"))
     async def stato(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(await self._busy(interaction)) as live:
-            await self._reply(interaction, live, "")
+        live = self.bot.sessions.require(channel_of(interaction)).live
+        embed = render.table_embed(live.view(), live.options, creator_id=live.creator_id)
+        await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name=T("regole"), description=T("Le regole di questo tavolo"))
     async def regole(self, interaction: discord.Interaction) -> None:
-        async with self.bot.tables.locked(await self._busy(interaction)) as live:
-            await _send(interaction, embed=render.rules_embed(live.options))
+        live = self.bot.sessions.require(channel_of(interaction)).live
+        await interaction.response.send_message(embed=render.rules_embed(live.options))
 
     @app_commands.command(
         name=T("chiudi"), description=T("Chiudi il tavolo: le fiches tornano nei saldi dei giocatori")
     )
     async def chiudi(self, interaction: discord.Interaction) -> None:
+        _check_may_close(interaction, self.bot.sessions.require(channel_of(interaction)).live)
         channel_id = await self._busy(interaction)
         async with self.bot.tables.locked(channel_id) as live:
-            if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
-                raise UserError(CLOSE_REFUSED)
+            _check_may_close(interaction, live)
             payouts = await self.bot.tables.close(live)
-            await _send(interaction, content=render.close_text(interaction.user.id, payouts))
-            game = self._game()
-            if game is not None:
-                # The last table message must not offer "Prossima mano" for a table that is gone.
-                await game.retire_table_message(live.message_id, channel_id)
+            text = render.close_text(interaction.user.id, payouts)
+            await public_answer(interaction, self.bot, content=text)
+            # The last table message must not offer "Prossima mano" for a table that is gone.
+            session = self.bot.sessions.of(live)
+            session.retire(live.message_id)
+            self.bot.sessions.forget(session)
+
+
+def _check_may_close(interaction: discord.Interaction, live: LiveTable) -> None:
+    if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
+        raise UserError(CLOSE_REFUSED)
 
 
 async def setup(bot: PokerBot) -> None:

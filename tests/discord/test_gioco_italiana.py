@@ -65,8 +65,8 @@ async def test_a_full_italiana_hand_with_four_players(harness: Any) -> None:
     await game.say(bob, "cambio", carte="7♠ 8♦ 9♣ Q♠")
     await game.say(carol, "cambio", carte="1 4 5")  # K♣ 8♣ 7♦ in the order she sees them
     menu = await harness.click(dave, game.message, label="Cambio…")
-    assert menu.ephemeral and menu.component(custom_id="tv:scarta")["max_values"] == 4
-    await game.select(dave, menu, "tv:scarta", [str(card("7h").code)])
+    assert menu.ephemeral and menu.component(custom_id=game.menu_id)["max_values"] == 4
+    await game.select(dave, menu, game.menu_id, [str(card("7h").code)])
     calls = len(harness.rest_calls)
     await game.click(alice, "Servito")
     # A click answers by editing the table message (one call); the draw adds one DM per drawer.

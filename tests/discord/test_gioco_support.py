@@ -45,11 +45,21 @@ class Game:
 
     def use_clock(self) -> None:
         """Turn timers on a clock the test moves (after each start of the bot)."""
-        self.h.bot.get_cog("Gioco").timers.clock = self.clock
+        self.h.bot.sessions.timers.clock = self.clock
 
     @property
     def live(self) -> Any:
         return self.h.bot.tables.get(self.h.channel(self.channel).id)
+
+    @property
+    def session(self) -> Any:
+        """The table's session (bot/session.py): the table message, its log, the results."""
+        return self.h.bot.sessions.of(self.live)
+
+    @property
+    def menu_id(self) -> str:
+        """The custom id of the draw menu of the running hand (bound to its table and hand)."""
+        return f"tv:{self.live.id}:{self.table.hand_number}:scarta"
 
     @property
     def table(self) -> Any:
@@ -103,13 +113,13 @@ class Game:
     async def expire(self) -> None:
         """Move the clock past the turn's deadline and wait for the timeout to be applied."""
         live = self.live
-        before = (live.table.hand_number, live.table.hand_running, len(live.log))
-        cog = self.h.bot.get_cog("Gioco")
-        deadline = cog.timers.deadline(self.h.channel(self.channel).id)
+        session = self.session
+        before = (live.table.hand_number, live.table.hand_running, len(session.log))
+        deadline = self.h.bot.sessions.timers.deadline(self.h.channel(self.channel).id)
         assert deadline is not None, "no turn timer is running"
         self.clock.advance(deadline - self.clock.now() + 1)
         await self.h.fake.wait_for(
-            lambda: (live.table.hand_number, live.table.hand_running, len(live.log)) != before,
+            lambda: (live.table.hand_number, live.table.hand_running, len(session.log)) != before,
             "the turn timer to fire",
         )
         await self.h.settle()

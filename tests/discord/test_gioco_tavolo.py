@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from cogs import render, tavolo
-from cogs.gioco import BAD_AMOUNT, NOT_SEATED, not_your_turn
+from bot import render
+from bot.reading import not_a_number
+from bot.session import NOT_SEATED, not_your_turn
+from cogs import tavolo
 from tests.discord.test_gioco_support import Game, seats, stacked
 from tests.discord.test_review import HEADS_UP, acknowledged_while_busy, heads_up
 
@@ -77,7 +80,7 @@ async def test_refusals_are_private_and_change_nothing(harness: Any) -> None:
     # Amounts: out of the pot limit, below the cip, not a number.
     before = state(game)
     await refused(await game.say(carol, "apro", importo="50"), "al massimo puoi mettere 10 fiche")
-    await refused(await game.say(carol, "apro", importo="boh"), BAD_AMOUNT)
+    await refused(await game.say(carol, "apro", importo="boh"), not_a_number("boh"))
     modal = await harness.click(carol, game.message, label="Apro…")
     await refused(await game.submit(carol, modal, {"importo": "0"}), "Troppo poco")
     assert state(game) == before
@@ -92,7 +95,7 @@ async def test_refusals_are_private_and_change_nothing(harness: Any) -> None:
     await refused(await game.say(bob, "cambio", carte="Zz"), "Non riconosco la carta")
     await refused(await game.say(carol, "servito"), not_your_turn(bob.id))
     menu = await harness.click(bob, game.message, label="Cambio…")
-    assert menu.component(custom_id="tv:scarta")["max_values"] == 4, "the menu cannot ask for more"
+    assert menu.component(custom_id=game.menu_id)["max_values"] == 4, "the menu cannot ask for more"
     assert state(game) == before
     assert await seats(harness) == ledger, "nothing reached the ledger"
     game.finish()
@@ -122,7 +125,7 @@ async def test_turn_timers_pass_for_the_player_and_sit_him_out_after_two(harness
     already = await harness.slash(carol, "tavolo rientra")
     assert already.ephemeral and already.content == "Sei già in gioco."
     assert not any(seat.sitting_out for seat in game.live.view().seats)
-    assert len(harness.bot.get_cog("Gioco").timers) == 0, "no timer between hands"
+    assert len(harness.bot.sessions.timers) == 0, "no timer between hands"
     game.finish()
 
 
@@ -200,55 +203,75 @@ async def test_a_click_while_the_table_is_busy_is_acknowledged_at_once(harness: 
     game.finish()
 
 
-# Busy tables: every command is acknowledged within Discord's window, and a refusal stays private ---
+# Busy tables: every command is acknowledged within Discord's window, and nothing public comes first -
 
 
-async def answered(harness: Any, reply: Any, *, refused: bool = False) -> None:
+async def answered(harness: Any, reply: Any) -> None:
     """Wait until the bot, once the lock was free, answered a deferred interaction (settle() alone
-    may return while the bot is still being woken by the lock). A refusal ends by removing the
-    public placeholder."""
+    may return while the bot is still being woken by the lock)."""
     rec = reply.record
-    if refused:
-        await harness.fake.wait_for(lambda: rec.followup_ids and reply.message.deleted, "the private refusal")
-    else:
-        await harness.fake.wait_for(lambda: rec.followup_ids or rec.edited_ids, "the deferred answer")
+    await harness.fake.wait_for(lambda: rec.followup_ids or rec.edited_ids, "the deferred answer")
     await harness.settle()
 
 
-async def test_a_refused_slash_action_while_the_table_is_busy_is_private_and_leaves_no_placeholder(
+async def test_a_slash_action_refused_while_the_table_is_busy_is_private_from_the_first_byte(
     harness: Any,
 ) -> None:
     game, alice, _bob = await heads_up(harness)
     before = state(game)
     early, reply = await acknowledged_while_busy(harness, game, lambda: harness.slash(alice, "vedo"))
-    await answered(harness, reply, refused=True)
-    assert early == 5, "deferred publicly while the table was busy"
-    assert reply.message.deleted, "the public placeholder is removed"
-    (private,) = [m for m in reply.followups if m.ephemeral]
-    assert private.content == not_your_turn(game.table.to_act)
+    assert early == 4, "refused at once from the state now, without waiting for the table"
+    assert reply.ephemeral and reply.content == not_your_turn(game.table.to_act)
     assert not any("Non è il tuo turno" in text for text in harness.public_texts())
     assert state(game) == before
     game.finish()
 
 
-async def test_a_slash_action_while_the_table_is_busy_is_told_in_its_placeholder(harness: Any) -> None:
-    game, alice, bob = await heads_up(harness)
-    early, reply = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "passo"))
-    await answered(harness, reply)
-    assert early == 5
-    assert not reply.ephemeral and f"<@{bob.id}> passa." in reply.content
-    assert game.table.to_act == alice.id
-    assert f"<@{bob.id}> passa." in game.message.content, "the table message is edited too"
+async def test_a_slash_action_refused_after_waiting_for_the_table_shows_nothing_public(harness: Any) -> None:
+    game, _alice, bob = await heads_up(harness)
+    public_before = len(harness.public_texts())
+    # Two /passo of bob at once: the second is judged again after the first, and refused, privately.
+    lock = harness.bot.tables.lock(harness.channel("poker").id)
+    await lock.acquire()
+    try:
+        first = asyncio.ensure_future(harness.fake.slash(bob, "passo", settle=False))
+        second = asyncio.ensure_future(harness.fake.slash(bob, "passo", settle=False))
+        await harness.fake.wait_for(
+            lambda: len([r for r in harness.fake.interactions.values() if r.callback_type == 5]) >= 2,
+            "both commands to be acknowledged",
+        )
+    finally:
+        lock.release()
+    replies = [await first, await second]
+    await harness.settle()
+    for reply in replies:
+        assert reply.callback_type == 5 and reply.data.get("flags", 0) & 64, "deferred privately"
+        assert reply.ephemeral
+    texts = sorted(r.content for r in replies)
+    assert any("Non è il tuo turno" in t for t in texts), texts
+    public = harness.public_texts()[public_before:]
+    assert not any("Non è il tuo turno" in t or t == "…" for t in public), public
+    assert sum(f"<@{bob.id}> passa." == t for t in public) == 1, "the accepted one is said in the channel"
     game.finish()
 
 
-async def test_le_mie_carte_while_the_table_is_busy_shows_the_cards_privately(harness: Any) -> None:
+async def test_a_slash_action_while_the_table_is_busy_is_said_in_the_channel(harness: Any) -> None:
+    game, alice, bob = await heads_up(harness)
+    early, reply = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "passo"))
+    await answered(harness, reply)
+    assert early == 5 and reply.ephemeral, "acknowledged privately: the outcome was not known yet"
+    assert game.table.to_act == alice.id
+    assert any(m.content == f"<@{bob.id}> passa." for m in reply.posted), "the channel is told"
+    assert f"<@{bob.id}> passa." in game.message.content, "the table message shows it too"
+    game.finish()
+
+
+async def test_le_mie_carte_while_the_table_is_busy_shows_the_cards_at_once(harness: Any) -> None:
     game, alice, _bob = await heads_up(harness)
     early, reply = await acknowledged_while_busy(
         harness, game, lambda: harness.click(alice, game.message, label="Le mie carte")
     )
-    await answered(harness, reply)
-    assert early == 5 and reply.ephemeral
+    assert early == 4 and reply.ephemeral, "reading needs no lock"
     assert all(str(card) in reply.content for card in game.table.cards_of(alice.id))
     game.finish()
 
@@ -270,27 +293,23 @@ async def test_tavolo_commands_while_the_table_is_busy_are_acknowledged_at_once(
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob])
     shown = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "tavolo stato"))
-    await answered(harness, shown[1])
-    assert shown[0] == 5 and not shown[1].ephemeral and shown[1].embeds
+    assert shown[0] == 4 and not shown[1].ephemeral and shown[1].embeds, "reading needs no lock"
     rules = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "tavolo regole"))
-    await answered(harness, rules[1])
-    assert rules[0] == 5 and rules[1].embeds
+    assert rules[0] == 4 and rules[1].embeds
     refused = await acknowledged_while_busy(harness, game, lambda: harness.slash(eve, "tavolo chiudi"))
-    await answered(harness, refused[1], refused=True)
-    assert refused[0] == 5 and refused[1].message.deleted
-    assert [m.content for m in refused[1].followups if m.ephemeral] == [tavolo.CLOSE_REFUSED]
-    # /tavolo inizia deferred: the placeholder becomes the table message, with its buttons.
+    assert refused[0] == 4 and refused[1].ephemeral, "refused at once, privately"
+    assert refused[1].content == tavolo.CLOSE_REFUSED
+    # /tavolo inizia deferred privately: the table message is posted through the channel.
     harness.bot.tables.queue_deck(harness.channel("poker").id, HEADS_UP)
     start = len(harness.public_texts())
     early, started = await acknowledged_while_busy(
         harness, game, lambda: harness.slash(alice, "tavolo inizia")
     )
-    await harness.fake.wait_for(lambda: game.live.message_id == started.message.id, "the table message")
-    await harness.settle()
-    assert early == 5 and game.table.hand_running
+    await answered(harness, started)
+    assert early == 5 and started.ephemeral and game.table.hand_running
     game.track(start)
-    assert game.live.message_id == started.message.id
-    assert "Le mie carte" in {c.get("label") for c in started.message.components}
+    (posted,) = [m for m in started.posted if m.id == game.live.message_id]
+    assert "Le mie carte" in {c.get("label") for c in posted.components}
     await game.say(bob, "passo")
     await game.say(alice, "passo")
     # "Prossima mano" pressed while busy: acknowledged, then the new hand's message is posted.

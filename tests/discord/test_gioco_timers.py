@@ -64,12 +64,12 @@ async def test_the_game_re_arms_the_timer_of_a_running_hand_when_loaded(harness:
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob])
     await game.start(alice, stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"]))
-    cog = harness.bot.get_cog("Gioco")
+    sessions = harness.bot.sessions
     channel = harness.channel("poker").id
-    cog.timers.cancel(channel)
-    assert cog.timers.deadline(channel) is None
-    await cog.cog_load()  # what a start-up does for every restored table
-    assert cog.timers.deadline(channel) == game.clock.now() + 60
+    sessions.timers.cancel(channel)
+    assert sessions.timers.deadline(channel) is None
+    await sessions.restore()  # what a start-up does for every restored table
+    assert sessions.timers.deadline(channel) == game.clock.now() + 60
     await game.expire()
     assert f"<@{bob.id}> non risponde in tempo: passa." in game.message.content
     game.finish()

@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from cogs.gioco import NO_HAND_CARDS, not_your_turn
-from cogs.tavolo import START_REFUSED
+from bot.session import NO_HAND_CARDS, STALE, START_REFUSED, not_your_turn
 from engine.cards import Card
 from tests.discord.test_gioco_support import Game, balances, seats, stacked
 
@@ -148,7 +147,7 @@ async def test_prossima_mano_pressed_twice_at_once_deals_one_hand(harness: Any) 
     await harness.settle()
     replies = sorted([first, second], key=lambda r: r.ephemeral)
     assert not replies[0].ephemeral and replies[1].ephemeral, replies
-    assert "in corso" in replies[1].content
+    assert replies[1].content == STALE, "the message pressed is of a finished hand now"
     assert game.table.hand_number == 2
     game.finish()
 
@@ -222,8 +221,8 @@ async def test_a_draw_menu_from_a_finished_turn_is_refused_privately(harness: An
     assert menu.ephemeral
     await game.say(bob, "servito")
     view = game.live.view()
-    options = menu.component(custom_id="tv:scarta")["options"]
-    late = await game.select(bob, menu, "tv:scarta", [options[0]["value"]])
+    options = menu.component(custom_id=game.menu_id)["options"]
+    late = await game.select(bob, menu, game.menu_id, [options[0]["value"]])
     assert late.ephemeral and late.content == not_your_turn(alice.id), late.content
     assert game.live.view() == view
     game.finish()
@@ -282,8 +281,8 @@ async def test_the_table_message_is_never_edited_through_an_interaction_token(ha
     assert early == 6
     await game.say(bob, "cambio", carte="3 4 5")
     menu = await harness.click(alice, game.message, label="Cambio…")
-    options = menu.component(custom_id="tv:scarta")["options"]
-    await game.select(alice, menu, "tv:scarta", [options[-1]["value"]])
+    options = menu.component(custom_id=game.menu_id)["options"]
+    await game.select(alice, menu, game.menu_id, [options[-1]["value"]])
     assert game.live.message_id == table_message
     through_token: list[int] = []
     through_channel: list[int] = []
@@ -306,7 +305,7 @@ async def test_a_click_and_the_turn_timer_at_the_same_moment_act_only_once(harne
     game, alice, bob = await heads_up(harness)
     chips = game.table.total_chips()
     ops = len(game.table.hand_record()["ops"])
-    deadline = harness.bot.get_cog("Gioco").timers.deadline(harness.channel("poker").id)
+    deadline = harness.bot.sessions.timers.deadline(harness.channel("poker").id)
     message = game.message
     game.clock.advance(deadline - game.clock.now() + 1)
     reply = await harness.fake.click(bob, message, label="Passo", settle=False)

@@ -27,9 +27,13 @@ from fakediscord import FakeDiscord
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.secret-token-value-for-tests"
 
 
+REPO = Path(__file__).resolve().parents[2]
+
+
 def _env(**values: str) -> dict[str, str]:
-    """An environment with nothing from the developer's machine in it, plus `values`."""
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **values}
+    """An environment with nothing from the developer's machine in it, plus `values`; the bot is
+    imported from this checkout (not from wherever the virtualenv's editable install points)."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(REPO), **values}
 
 
 async def _run_bot(cwd: Path, env: dict[str, str]) -> tuple[int, str]:

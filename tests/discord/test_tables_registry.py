@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bot import render
 from bot.errors import UserError
 from bot.storage import InsufficientChips, Storage
 from bot.tables import NO_TABLE, SHUTTING_DOWN, LiveTable, TableRegistry
-from cogs import render
 from engine.actions import Action, ActionKind
 from engine.cards import Card
 from engine.errors import EngineError
@@ -359,7 +359,7 @@ async def test_a_leaver_whose_payout_was_interrupted_is_paid_at_restore(tmp_path
         await storage.close()
 
 
-# Rendering every event of real hands (cogs/render.py) -----------------------------------------------
+# Rendering every event of real hands (bot/render.py) -----------------------------------------------
 
 
 @pytest.mark.parametrize("variant", list(Variant))

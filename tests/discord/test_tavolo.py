@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
+from bot.session import START_REFUSED
 from bot.tables import NO_TABLE, TABLE_EXISTS
 from bot.tree import DM_REFUSAL
-from cogs.tavolo import CLOSE_REFUSED, EMPTY_BALANCE, START_REFUSED
+from cogs.tavolo import CLOSE_REFUSED, EMPTY_BALANCE
 from fakediscord import CommandHidden
 
 START = 1000  # the harness's STARTING_CHIPS

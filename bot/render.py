@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import discord
 
 from bot.storage import LeaderRow, LedgerEntry, PlayerHistory
-from engine.cards import Card, format_cards, lowest_rank_for_deck
+from engine.cards import Card, format_cards, hand_order, lowest_rank_for_deck
 from engine.events import (
     ActionTaken,
     BetReturned,
@@ -39,6 +39,7 @@ from engine.events import (
     StackReleased,
     StreetStarted,
 )
+from engine.levels import level_name
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.ranking import Ranking, evaluate
 from engine.table import SeatView, TableView
@@ -50,7 +51,6 @@ __all__ = [
     "cards_text",
     "chips",
     "close_text",
-    "display_order",
     "event_text",
     "grant_text",
     "hand_category",
@@ -75,7 +75,6 @@ VARIANT_NAMES = {
     Variant.TEXAS: "Texas Hold'em",
 }
 LIMIT_NAMES = {Limit.FISSO: "limite fisso", Limit.POTLIMIT: "pot limit", Limit.NOLIMIT: "no limit"}
-LEVEL_NAMES = {11: "jack", 12: "donne", 13: "re"}
 REASON_NAMES = {
     "start": "fiches iniziali",
     "bonus": "bonus giornaliero",
@@ -112,10 +111,6 @@ def chips(amount: int) -> str:
 
 def variant_name(variant: Variant | str) -> str:
     return VARIANT_NAMES[Variant(variant)]
-
-
-def level_name(level: int | None) -> str:
-    return LEVEL_NAMES.get(level, "-") if level is not None else "-"
 
 
 # Chips and ledger -------------------------------------------------------------------------------
@@ -326,22 +321,25 @@ def table_content(log: Sequence[str], view: TableView, deadline: float | None) -
 _RESULT_EVENTS = (HandShown, HandMucked, PotAwarded, OpeningShown, HandVoid, PotCarried, BetReturned)
 
 
-def result_lines(events: Iterable[Event]) -> list[str]:
-    """How a hand ended: the hands shown (mucked ones stay hidden), winners and amounts, the
-    opening cards, a void hand or a carried pot, one line each."""
-    return [
-        text
-        for event in public_events(events)
-        if isinstance(event, _RESULT_EVENTS) and (text := event_text(event))
-    ]
+def result_lines(events: Iterable[Event], board: Sequence[Card] = ()) -> list[str]:
+    """How a hand ended, enough to check every chip: the board (texas), the hands shown (mucked ones
+    stay hidden), every chip movement (uncalled chips returned, each pot and side pot with its
+    winners and odd chip, a pot carried in from the last hand or on to the next one), the opening
+    cards, one line each. ``events`` are all the public events of the hand, not only the last batch:
+    an uncalled bet can go back long before the hand ends."""
+    shown = public_events(events)
+    lines: list[str] = []
+    if board:
+        lines.append(f"Carte in tavola: {format_cards(board)}.")
+    for event in shown:
+        if isinstance(event, HandStarted) and event.carried:
+            lines.append(f"Nel piatto c'erano {chips(event.carried)} rimaste dalla mano prima.")
+        elif isinstance(event, _RESULT_EVENTS) and (text := event_text(event)):
+            lines.append(text)
+    return lines
 
 
 # Private cards ----------------------------------------------------------------------------------
-
-
-def display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """Highest first, as a player holds them; positions in /cambio (1..5) refer to this order."""
-    return tuple(sorted(cards, key=lambda card: (card.rank, card.suit), reverse=True))
 
 
 def hand_category(
@@ -375,7 +373,7 @@ def cards_text(
     """What a player reads privately: his cards with suit symbols and what they make."""
     if not cards:
         return "Non hai carte: non sei in questa mano."
-    shown = display_order(cards)
+    shown = hand_order(cards)
     numbered = "  ".join(f"`{i}` {card}" for i, card in enumerate(shown, start=1))
     line = f"{heading}: **{format_cards(shown)}**"
     category = hand_category(shown, board, options, deck_size)
@@ -516,7 +514,12 @@ def event_text(event: Event) -> str | None:
             split = ", ".join(
                 f"{mention(w)} {chips(s)}" for w, s in zip(event.winners, event.shares, strict=True)
             )
-            return f"{name.capitalize()} ({chips(event.amount)}) si divide: {split}."
+            odd = ""
+            if len(set(event.shares)) > 1:
+                low = min(event.shares)
+                extra = [(w, s - low) for w, s in zip(event.winners, event.shares, strict=True) if s > low]
+                odd = " Fiches dispari: " + ", ".join(f"{chips(n)} a {mention(w)}" for w, n in extra) + "."
+            return f"{name.capitalize()} ({chips(event.amount)}) si divide: {split}.{odd}"
         case OpeningShown():
             return f"Carte di apertura di {mention(event.player)}: {format_cards(event.cards)}."
         case HandVoid():

@@ -1,0 +1,754 @@
+"""One owner per table: the table message, its log, the turn timer, the results and the private cards.
+
+Both cogs call down into here; nothing else holds display state. The registry (bot/tables.py) keeps
+the engine and the ledger in step under the table's lock; a `TableSession` turns what the engine
+did into what the channel sees:
+
+- every change bumps a version and wakes the table's **renderer**, a background task that re-renders
+  the whole message from the engine's state and edits it through the channel. Changes made while an
+  edit is in flight fold into the next one (a burst of actions costs one edit). A failed edit (429
+  past discord.py's own retries, 5xx, a network error) is retried with a growing pause until the
+  message shows the latest version; the renderer never holds the table's lock, so a rate-limited
+  channel never blocks play. A table message deleted by someone (404, unknown message) is posted
+  again and its id stored. Taking the buttons off an older message goes through the same queue.
+- every component carries its table id and hand number (bot/views.py); `check_target` refuses a
+  click from an older hand, another table or another message, privately, before anything changes.
+- a command decides its refusals from the current state before it waits for a busy table, so a
+  refusal is private from the first byte; a command that must wait defers privately and, once
+  accepted, says its public part through the channel (`public_answer`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import aiohttp
+import discord
+
+from bot import reading, render, views
+from bot.errors import UserError
+from bot.storage import StorageError
+from bot.tables import NO_TABLE, LiveTable
+from bot.timers import TurnTimers
+from bot.views import Target
+from engine.actions import Action, ActionKind
+from engine.cards import Card, hand_order
+from engine.errors import NotYourTurn
+from engine.events import (
+    ActionTaken,
+    CardsDealt,
+    CardsDrawn,
+    Event,
+    HandEnded,
+    HandStarted,
+    PlayerTimedOut,
+    StreetStarted,
+)
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+
+__all__ = [
+    "NOT_SEATED",
+    "NO_HAND",
+    "NO_HAND_CARDS",
+    "STALE",
+    "Sessions",
+    "TableSession",
+    "Target",
+    "not_your_turn",
+]
+
+log = logging.getLogger(__name__)
+
+NOT_YOUR_TURN = "Non è il tuo turno."
+NOT_SEATED = "Non sei seduto a questo tavolo."
+NO_HAND = "Non c'è nessuna mano in corso."
+NO_HAND_CARDS = "Non c'è nessuna mano in corso: le carte ti arrivano in privato quando si dà la mano."
+STALE = "Questo messaggio è di una mano finita: usa quello nuovo."
+START_REFUSED = "Solo chi è seduto al tavolo può iniziare la mano."
+DONE = "Fatto: il messaggio del tavolo mostra com'è andata."
+
+RETRY_FIRST = 0.5
+"""Seconds before the first retry of a failed edit; doubled at each failure, up to `RETRY_MAX`."""
+RETRY_MAX = 30.0
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_CHANNEL = 10003
+_NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+
+DM = tuple[int, str]
+"""A private message to send: (player id, text)."""
+
+
+def not_your_turn(to_act: int | None) -> str:
+    """The refusal names whose turn it is: the mention shows his name and, in a private reply
+    (bot/tree.py sends those without pings), disturbs nobody."""
+    if to_act is None:
+        return NOT_YOUR_TURN
+    return f"Non è il tuo turno: tocca a {render.mention(to_act)}."
+
+
+class _Sendable(Protocol):
+    async def send(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel of a command; the tree's one guild check already refused DMs."""
+    if interaction.channel_id is None:  # pragma: no cover - every guild interaction has a channel
+        raise UserError(NO_TABLE)
+    return interaction.channel_id
+
+
+class TableSession:
+    """The Discord side of one open table (see the module docstring)."""
+
+    def __init__(self, owner: Sessions, live: LiveTable) -> None:
+        self.owner = owner
+        self.live = live
+        self.log: list[str] = []
+        """The public lines of the current (or last) hand."""
+        self.results: list[str] = []
+        """The closing lines of the last hand: board, hands shown, every chip movement."""
+        self.board: list[Card] = []
+        """The board of the current (or last) hand (texas), kept after the hand ends."""
+        self.dm_failed: set[int] = set()
+        """Players of the current hand whose cards could not be sent by DM (closed DMs)."""
+        self.message_hand = live.table.hand_number
+        """The hand the table message shows; a new hand's message is posted by whoever deals it."""
+        self.closed = False
+        self._hands: dict[int, tuple[Card, ...]] = {}  # private: each player's whole hand, for his DMs
+        self._hand_events: list[Event] = []
+        self._turn: tuple[int, int | None] | None = None
+        self._version = 0
+        self._shown = 0
+        self._retire: dict[int, None] = {}  # message ids whose buttons must come off, in order
+        self._edit_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def channel_id(self) -> int:
+        return self.live.channel_id
+
+    # What the engine did ---------------------------------------------------------------------------
+
+    def record(self, events: Sequence[Event]) -> list[DM]:
+        """Take in what the engine did: log, board, results, timer, private cards; wake the renderer."""
+        live = self.live
+        dms: list[DM] = []
+        for event in events:
+            if isinstance(event, HandStarted):
+                self.log, self.results, self.board, self._hand_events = [], [], [], []
+                self.dm_failed = set()
+                self._hands = {}
+                live.deck_size = event.deck_size
+            if event.private_to is None:
+                self._hand_events.append(event)
+            if isinstance(event, StreetStarted):
+                self.board.extend(event.board)
+            elif isinstance(event, HandEnded):
+                self.results = render.result_lines(self._hand_events, self.board)
+            elif isinstance(event, CardsDealt) and event.private_to is not None:
+                self._hands[event.player] = self._hands.get(event.player, ()) + tuple(event.cards)
+                dms.append((event.player, self._cards_dm(event.player, "Le tue carte")))
+            elif isinstance(event, CardsDrawn) and event.private_to is not None:
+                kept = tuple(c for c in self._hands.get(event.player, ()) if c not in event.discarded)
+                self._hands[event.player] = kept + tuple(event.received)
+                if event.received:
+                    dms.append((event.player, self._cards_dm(event.player, "Dopo il cambio, le tue carte")))
+        told = render.events_text(events)
+        if told:
+            self.log.extend(told.split("\n"))
+            del self.log[: -4 * render.LOG_LINES]
+        self.rearm(events)
+        self.changed()
+        return dms
+
+    def _cards_dm(self, player: int, heading: str) -> str:
+        """The whole hand the player holds now (in the holding order) and what it makes."""
+        live = self.live
+        where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
+        return where + render.cards_text(
+            hand_order(self._hands.get(player, ())),
+            board=live.table.board,
+            options=live.options,
+            deck_size=live.deck_size,
+            heading=heading,
+            positions=reading.before_draw(live.table.street) and live.table.hand_running,
+        )
+
+    def rearm(self, events: Sequence[Event] = (), *, force: bool = False) -> None:
+        """Start the turn timer of the player to act when the turn moved (or he just acted)."""
+        table, timers = self.live.table, self.owner.timers
+        turn = (table.hand_number, table.to_act)
+        before, self._turn = self._turn, turn
+        if not table.hand_running or table.to_act is None:
+            timers.cancel(self.channel_id)
+            return
+        # A fresh period when the turn moved, or when the player to act just spoke and speaks again
+        # (heads-up, a draw followed by his bet); not when someone else left or came back meanwhile.
+        was = before[1] if before is not None else None
+        acted = any(
+            isinstance(e, HandStarted) or (isinstance(e, ActionTaken | PlayerTimedOut) and e.player == was)
+            for e in events
+        )
+        if force or acted or before != turn or timers.deadline(self.channel_id) is None:
+            timers.arm(self.channel_id, self.live.options.timeout)
+
+    # Rendering -------------------------------------------------------------------------------------
+
+    def render(self) -> dict[str, Any]:
+        """The table message as keyword arguments for send/edit, from the engine's state now."""
+        live = self.live
+        view = live.view()
+        deadline = self.owner.timers.deadline(live.channel_id) if view.to_act is not None else None
+        embed = render.table_embed(
+            view,
+            live.options,
+            deadline=deadline,
+            dm_failed=self.dm_failed if view.hand_running else (),
+            results=() if view.hand_running else self.results,
+        )
+        legal = live.table.legal_actions() if view.hand_running else ()
+        return {
+            "content": render.table_content(self.log, view, deadline) or None,
+            "embed": embed,
+            "view": views.table_view(view, legal, table_id=live.id),
+        }
+
+    def changed(self) -> None:
+        """The table changed: the renderer will show it (once, however many changes come first)."""
+        self._version += 1
+        self._wake()
+
+    def retire(self, message_id: int | None) -> None:
+        """Queue taking the buttons off an older table message (its text stays as its record)."""
+        if message_id is not None:
+            self._retire[message_id] = None
+            self._wake()
+
+    def _wake(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._render_loop(), name=f"table-renderer-{self.channel_id}"
+            )
+            self.owner.tasks.add(self._task)
+            self._task.add_done_callback(self.owner.tasks.discard)
+
+    @property
+    def up_to_date(self) -> bool:
+        """Whether the channel shows the latest state and every older message lost its buttons."""
+        return self._shown >= self._version and not self._retire
+
+    async def _render_loop(self) -> None:
+        pause = self.owner.retry_first
+        while not self.up_to_date:
+            await asyncio.sleep(0)  # let the rest of a burst of changes land first
+            try:
+                if self._shown < self._version and not self.closed:
+                    await self._show_latest()
+                else:
+                    self._shown = self._version
+                while self._retire:
+                    message_id = next(iter(self._retire))
+                    await self._take_buttons_off(message_id)
+                    self._retire.pop(message_id, None)
+            except discord.HTTPException as exc:
+                if exc.status != 429 and exc.status < 500:
+                    # A refusal no retry can change (missing permission, a payload Discord rejects).
+                    log.warning("Table %s: Discord refused an edit: %s", self.live.id, exc)
+                    self._shown = self._version
+                    continue
+                log.warning("Table %s: edit failed (%s); retrying in %.1f s", self.live.id, exc.status, pause)
+            except (discord.RateLimited, *_NETWORK_ERRORS) as exc:
+                log.warning("Table %s: edit failed (%r); retrying in %.1f s", self.live.id, exc, pause)
+            except Exception:
+                # A bug, not Discord: say so once, and let the next change try again.
+                log.exception("Table %s: the table message could not be rendered", self.live.id)
+                self._shown = self._version
+                self._retire.clear()
+                continue
+            else:
+                pause = self.owner.retry_first
+                continue
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self.owner.retry_max)
+
+    async def _show_latest(self) -> None:
+        async with self._edit_lock:
+            version = self._version
+            if self._shown >= version:
+                return
+            live = self.live
+            if live.message_id is None or live.table.hand_number != self.message_hand:
+                # No message yet, or a new hand whose message its dealer is posting: nothing to edit.
+                if live.message_id is None and live.table.hand_running:
+                    await self._post()
+                self._shown = max(self._shown, version)
+                return
+            channel = self.owner.bot.get_partial_messageable(live.channel_id)
+            try:
+                await channel.get_partial_message(live.message_id).edit(**self.render())
+            except discord.NotFound as exc:
+                if exc.code == UNKNOWN_CHANNEL:
+                    log.warning("Table %s: its channel is gone", live.id)
+                else:
+                    await self._post()  # someone deleted the table message: post it again
+            self._shown = max(self._shown, version)
+
+    async def _post(self) -> None:
+        """Post the table message anew through the channel and store its id."""
+        live = self.live
+        channel = self.owner.bot.get_partial_messageable(live.channel_id)
+        posted = await channel.send(**self.render())
+        live.message_id = posted.id
+        self.message_hand = live.table.hand_number
+        await self.remember_message()
+
+    async def _take_buttons_off(self, message_id: int) -> None:
+        if message_id == self.live.message_id and not self.closed:
+            return  # it became the table message again: the renderer shows its buttons
+        message = self.owner.bot.get_partial_messageable(self.channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(view=None)
+        except discord.NotFound:
+            return  # deleted: no button left to take off
+        except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise  # retried by the renderer
+            log.warning(
+                "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
+            )
+
+    async def remember_message(self) -> None:
+        """Keep the table message id in the ledger, so that a restart can edit it."""
+        try:
+            await self.owner.bot.storage.set_table_message(self.live.id, self.live.message_id)
+        except StorageError as exc:
+            log.warning("Table %s: could not store its message id: %s", self.live.id, exc)
+
+    async def flush(self, timeout: float) -> None:
+        """Wait (bounded) until the renderer has shown everything: used at shutdown."""
+        task = self._task
+        if task is not None and not task.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+
+    # Answers --------------------------------------------------------------------------------------
+
+    async def answer_on_table_message(self, interaction: discord.Interaction) -> None:
+        """A click on the table message: answer by editing it (one REST call), unless the renderer is
+        editing it right now; then acknowledge and let the renderer show the latest state."""
+        if interaction.response.is_done():
+            return
+        if self._edit_lock.locked() or self.live.table.hand_number != self.message_hand:
+            await interaction.response.defer()
+            return
+        async with self._edit_lock:
+            version = self._version
+            try:
+                await interaction.response.edit_message(**self.render())
+            except discord.HTTPException as exc:
+                # Too late for this interaction (10062) or Discord failed: the renderer shows the table.
+                log.warning("Table %s: a click could not be answered by an edit: %s", self.live.id, exc)
+                self._wake()
+                return
+            self._shown = max(self._shown, version)
+
+    async def post_new_hand(self, interaction: discord.Interaction) -> None:
+        """The new hand's table message: the answer of who dealt it (or a channel post if deferred)."""
+        live = self.live
+        previous = live.message_id
+        version = self._version
+        try:
+            if interaction.response.is_done():  # deferred privately while the table was busy
+                channel = self.owner.bot.get_partial_messageable(live.channel_id)
+                posted = await channel.send(**self.render())
+                message_id: int = posted.id
+                await interaction.followup.send(DONE, ephemeral=True)
+            else:
+                response = await interaction.response.send_message(**self.render())
+                if response.message_id is None:  # pragma: no cover - Discord always returns the message
+                    message_id = (await interaction.original_response()).id
+                else:
+                    message_id = response.message_id
+        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+            # The hand is dealt: its message must exist. The renderer posts it through the channel.
+            log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
+            live.message_id = None
+            self.retire(previous)
+            self.changed()
+            return
+        live.message_id = message_id
+        self.message_hand = live.table.hand_number
+        self._shown = max(self._shown, version)
+        await self.remember_message()
+        if previous != message_id:
+            # The last hand's message keeps its text but loses its buttons: one live message.
+            self.retire(previous)
+        if self._version != version:
+            self.changed()
+
+    # Checks made before anything changes -----------------------------------------------------------
+
+    def seated(self, player: int) -> bool:
+        """Seated and not on his way out: the one seated-player check of the Discord layer."""
+        return self.live.seated(player)
+
+    def require_seat(self, player: int) -> None:
+        """Refuse at once a player with no seat at all (one who is leaving still has his seat)."""
+        if not any(seat.player == player for seat in self.live.view().seats):
+            raise UserError(NOT_SEATED)
+
+    def check_target(self, interaction: discord.Interaction, target: Target) -> None:
+        """Refuse a component of another table, hand or message; nothing changes, not even its text."""
+        live, table = self.live, self.live.table
+        if target.table_id != live.id or target.hand != table.hand_number:
+            raise UserError(STALE)
+        message = interaction.message
+        ephemeral = message is not None and message.flags.ephemeral
+        if message is not None and not ephemeral and message.id != live.message_id:
+            raise UserError(STALE)
+        needs_hand = target.what.startswith(("a:", "m:")) or target.what == "scarta"
+        if needs_hand and not table.hand_running:
+            raise UserError(STALE)
+        if target.what == "inizia" and table.hand_running:
+            raise UserError(STALE)
+        if target.what.startswith(("a:", "m:")) and target.kind is None:
+            raise UserError(STALE)
+
+    def prepare(
+        self,
+        player: int,
+        kind: ActionKind,
+        amount: str | None,
+        discards: str | tuple[Card, ...] | None,
+        *,
+        judge_turn: bool,
+    ) -> Action:
+        """Build the action from what the player said, against the state now.
+
+        Before the lock (``judge_turn``) a player out of turn is refused at once from this snapshot;
+        under the lock the engine judges the turn (`NotYourTurn`).
+        """
+        table = self.live.table
+        if not table.hand_running:
+            if not self.seated(player):
+                raise UserError(NOT_SEATED)
+            raise UserError(NO_HAND)
+        if judge_turn and table.to_act != player:
+            if not self.seated(player):
+                raise UserError(NOT_SEATED)
+            raise UserError(not_your_turn(table.to_act))
+        legal = next((la for la in table.legal_actions() if la.kind is kind), None)
+        if table.to_act != player:
+            legal = None
+        value: int | None = None
+        if kind in views.AMOUNT_KINDS and legal is not None:
+            value = reading.parse_amount(amount, kind, legal.min, table.bet_sizes(kind))
+        cards: tuple[Card, ...] = ()
+        if kind is ActionKind.CAMBIO and legal is not None and discards is not None:
+            held = table.cards_of(player)
+            cards = reading.parse_discards(discards, held) if isinstance(discards, str) else discards
+        return Action(player, kind, value, cards)
+
+
+class Sessions:
+    """Every table's session, by channel, with the turn timers and the DM channels they share."""
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+        self.timers = TurnTimers(self._expired)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.retry_first = RETRY_FIRST
+        self.retry_max = RETRY_MAX
+        self._by_channel: dict[int, TableSession] = {}
+        self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
+
+    def of(self, live: LiveTable) -> TableSession:
+        session = self._by_channel.get(live.channel_id)
+        if session is None or session.live is not live:
+            session = self._by_channel[live.channel_id] = TableSession(self, live)
+        return session
+
+    def get(self, channel_id: int) -> TableSession | None:
+        """The session of the channel's open table (None when it has none), for reading only."""
+        live = self.bot.tables.get(channel_id)
+        return None if live is None else self.of(live)
+
+    def require(self, channel_id: int) -> TableSession:
+        session = self.get(channel_id)
+        if session is None:
+            raise UserError(NO_TABLE)
+        return session
+
+    def forget(self, session: TableSession) -> None:
+        """The table closed: its session only finishes its queued edits."""
+        session.closed = True
+        self.timers.cancel(session.channel_id)
+        if self._by_channel.get(session.channel_id) is session:
+            del self._by_channel[session.channel_id]
+
+    async def restore(self) -> None:
+        """After a restart: every table with a player to act gets its timer back (a fresh period), and
+        the message of a hand the restart cancelled stops showing it running (turn, buttons)."""
+        for live in self.bot.tables:
+            session = self.of(live)
+            session.rearm(force=True)
+            if live.cancelled_hand is not None and live.message_id is not None:
+                session.log = [render.CANCELLED_BY_RESTART]
+                session.changed()
+
+    async def close(self, grace: float = 2.0) -> None:
+        await self.timers.close()
+        for session in list(self._by_channel.values()):
+            await session.flush(grace)
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # Private cards --------------------------------------------------------------------------------
+
+    async def _dm_channel(self, player: int) -> _Sendable:
+        """The player's DM channel, opened once: discord.py's cache forgets all but 128 of them."""
+        known = self._dm_channels.get(player)
+        if known is not None:
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+        channel = await self.bot.create_dm(discord.Object(id=player))
+        self._dm_channels[player] = channel.id
+        return channel
+
+    async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
+        """Send the private cards; a refused DM is noted on the table message, the game goes on."""
+        failed: list[int] = []
+        for player, text in dms:
+            try:
+                await (await self._dm_channel(player)).send(text)
+            except discord.NotFound:
+                self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
+                failed.append(player)
+            except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+                log.info("Cards of user %s not delivered by DM: %s", player, getattr(exc, "status", exc))
+                failed.append(player)
+        session = self.get(channel_id)
+        if not failed or session is None or not session.live.table.hand_running:
+            return
+        new = set(failed) - session.dm_failed
+        if new:
+            session.dm_failed |= new
+            session.changed()
+
+    # The turn timer -------------------------------------------------------------------------------
+
+    async def _expired(self, channel_id: int, token: int) -> None:
+        """The player to act ran out of time (rules §5.5)."""
+        dms: list[DM] = []
+        try:
+            async with self.bot.tables.locked(channel_id) as live:
+                if not self.timers.current(channel_id, token) or live.table.to_act is None:
+                    return
+                events = await self.bot.tables.timeout(live)
+                dms = self.of(live).record(events)
+        except UserError:
+            return  # the table was closed, or the bot is shutting down
+        await self.deliver(channel_id, dms)
+
+    # Acting ---------------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        kind: ActionKind,
+        *,
+        amount: str | None = None,
+        discards: str | tuple[Card, ...] | None = None,
+        target: Target | None = None,
+    ) -> None:
+        """Every action, typed or clicked: judged from the state now, then under the lock."""
+        channel_id = channel_of(interaction)
+        player = interaction.user.id
+        session = self.require(channel_id)
+        if target is not None:
+            session.check_target(interaction, target)
+        session.prepare(player, kind, amount, discards, judge_turn=True)
+        await defer_privately_if_busy(interaction, session.live.lock)
+        async with self.bot.tables.locked(channel_id) as live:
+            session = self.of(live)
+            if target is not None:
+                session.check_target(interaction, target)
+            action = session.prepare(player, kind, amount, discards, judge_turn=False)
+            try:
+                events = await self.bot.tables.act(live, action)
+            except NotYourTurn as err:
+                raise UserError(not_your_turn(err.to_act)) from None
+            dms = session.record(events)
+            await self._answer(interaction, session, events)
+        await self.deliver(channel_id, dms)
+
+    async def _answer(
+        self, interaction: discord.Interaction, session: TableSession, events: Sequence[Event]
+    ) -> None:
+        """One answer: a click on the table message edits it; a slash command tells the channel what
+        happened; the private draw menu closes with the outcome. The renderer does the rest."""
+        text = (render.events_text(events) or "Fatto.")[:2000]
+        slash = interaction.type is discord.InteractionType.application_command
+        source = interaction.message
+        on_table = not slash and source is not None and source.id == session.live.message_id
+        if on_table:
+            await session.answer_on_table_message(interaction)
+        elif slash:
+            await public_answer(interaction, self.bot, content=text)
+        elif interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=None)
+        else:
+            await interaction.response.edit_message(content=text, view=None)
+
+    async def come_back(self, interaction: discord.Interaction, target: Target | None = None) -> None:
+        """/tavolo rientra and the Rientro button: the one way back into the game."""
+        channel_id = channel_of(interaction)
+        player = interaction.user.id
+        session = self.require(channel_id)
+        if target is not None:
+            session.check_target(interaction, target)
+        if not session.seated(player):
+            raise UserError(NOT_SEATED)
+        await defer_privately_if_busy(interaction, session.live.lock)
+        async with self.bot.tables.locked(channel_id) as live:
+            session = self.of(live)
+            if target is not None:
+                session.check_target(interaction, target)
+            events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
+            dms = session.record(events)
+            await self._answer(interaction, session, events)
+        await self.deliver(channel_id, dms)
+
+    async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
+        """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
+        channel_id = channel_of(interaction)
+        player = interaction.user.id
+        session = self.require(channel_id)
+        if target is not None:
+            session.check_target(interaction, target)
+        _check_can_start(session, player)
+        await defer_privately_if_busy(interaction, session.live.lock)
+        async with self.bot.tables.locked(channel_id) as live:
+            session = self.of(live)
+            if target is not None:
+                session.check_target(interaction, target)
+            _check_can_start(session, player)
+            events = await self.bot.tables.start_hand(live)
+            dms = session.record(events)
+            await session.post_new_hand(interaction)
+        await self.deliver(channel_id, dms)
+
+    async def show_cards(self, interaction: discord.Interaction, target: Target | None = None) -> None:
+        """/carte and Le mie carte: read-only, so answered at once from the state now, never waiting."""
+        session = self.require(channel_of(interaction))
+        if target is not None and target.table_id != session.live.id:
+            raise UserError(STALE)
+        live, player = session.live, interaction.user.id
+        session.require_seat(player)
+        if not live.table.hand_running:
+            raise UserError(NO_HAND_CARDS)
+        text = render.cards_text(
+            hand_order(live.table.cards_of(player)),
+            board=live.table.board,
+            options=live.options,
+            deck_size=live.deck_size,
+            positions=reading.before_draw(live.table.street),
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def open_amount_or_draw(self, interaction: discord.Interaction, target: Target) -> None:
+        """An amount button opens its modal, Cambio… its private menu: at once, from the state now
+        (a modal cannot follow a defer). The action is judged again when the modal or menu comes back."""
+        session = self.require(channel_of(interaction))
+        session.check_target(interaction, target)
+        kind = target.kind
+        live, player = session.live, interaction.user.id
+        assert kind is not None  # check_target refused unknown words
+        if live.table.to_act != player:
+            if not session.seated(player):
+                raise UserError(NOT_SEATED)
+            raise UserError(not_your_turn(live.table.to_act))
+        legal = next((la for la in live.table.legal_actions() if la.kind is kind), None)
+        if legal is None:
+            words = ", ".join(str(la.kind) for la in live.table.legal_actions())
+            raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
+        hand = live.table.hand_number
+        if kind is ActionKind.CAMBIO:
+            cards = live.table.cards_of(player)
+            text = (
+                render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
+                + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
+            )
+            menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)
+            await interaction.response.send_message(text, view=menu, ephemeral=True)
+            return
+        await interaction.response.send_modal(views.amount_modal(legal, table_id=live.id, hand=hand))
+
+    async def component(self, interaction: discord.Interaction, target: Target, data: Any = None) -> None:
+        """Every button, menu and modal of the game, bound to its table and hand."""
+        what = target.what
+        if what == "carte":
+            await self.show_cards(interaction, target)
+        elif what == "rientra":
+            await self.come_back(interaction, target)
+        elif what == "inizia":
+            await self.start(interaction, target)
+        elif what == "scarta":
+            values = (data or {}).get("values") or []
+            try:
+                cards = tuple(Card.from_code(int(str(v))) for v in values)
+            except (ValueError, TypeError, LookupError):  # a forged value: no card of the deck
+                raise UserError(STALE) from None
+            await self.act(interaction, ActionKind.CAMBIO, discards=cards, target=target)
+        elif what.startswith("m:") and target.kind is not None:
+            amount = views.modal_value((data or {}).get("components")) or ""
+            await self.act(interaction, target.kind, amount=amount, target=target)
+        elif what.startswith("a:") and target.kind is not None:
+            kind = target.kind
+            if kind in views.AMOUNT_KINDS or kind is ActionKind.CAMBIO:
+                await self.open_amount_or_draw(interaction, target)
+            else:
+                await self.act(interaction, kind, target=target)
+        else:
+            raise UserError(STALE)
+
+
+def _check_can_start(session: TableSession, player: int) -> None:
+    if not session.seated(player):
+        raise UserError(START_REFUSED)
+    if session.live.table.hand_running:
+        raise UserError("La mano è già in corso.")
+
+
+async def defer_privately_if_busy(interaction: discord.Interaction, lock: asyncio.Lock) -> None:
+    """Acknowledge now, privately, when the table's lock is taken (Discord allows 3 seconds).
+
+    Nothing public is shown before the outcome is known: a refusal then arrives as a private
+    follow-up, and an accepted command says its public part through the channel (`public_answer`).
+    An idle table is answered directly, in one REST call.
+    """
+    if not lock.locked() or interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.application_command:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    else:
+        await interaction.response.defer()
+
+
+async def public_answer(interaction: discord.Interaction, bot: discord.Client, **message: Any) -> None:
+    """The public answer of an accepted command: its response, or, when it was deferred privately
+    while the table was busy, a channel message and a private "done"."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**message)
+        return
+    channel = bot.get_partial_messageable(channel_of(interaction))
+    await channel.send(**message)
+    await interaction.followup.send(DONE, ephemeral=True)
