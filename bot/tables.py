@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from bot.errors import UserError
 from bot.storage import Storage, StorageError, TableRow
+from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import EngineError
@@ -75,6 +76,8 @@ class LiveTable:
     table's session (bot/session.py) changes it."""
     deck_size: int | None = None
     """The deck of the current hand (the hand category in a player's DM depends on it)."""
+    settings: TableSettings = field(default_factory=TableSettings)
+    """The bot's own settings of this table (bot/table_settings.py)."""
 
     @property
     def variant(self) -> Variant:
@@ -159,7 +162,8 @@ class TableRegistry:
         return len(self._tables)
 
     async def _restore_one(self, row: TableRow) -> LiveTable:
-        options = TableOptions.from_dict(row.options)
+        engine_options, settings = split_stored_options(row.options)
+        options = TableOptions.from_dict(engine_options)
         state = row.state
         if row.last_hand_status == "cancelled":
             # The stored state is the cancelled hand's start: count that hand as played, so that the
@@ -175,6 +179,7 @@ class TableRegistry:
             table=table,
             lock=self.lock(row.channel_id),
             message_id=row.message_id,
+            settings=settings,
         )
         if row.last_hand_status == "cancelled":
             live.cancelled_hand = table.hand_number
@@ -222,7 +227,12 @@ class TableRegistry:
     # Table lifecycle (the caller holds the channel lock) -------------------------------------------
 
     async def create(
-        self, guild_id: int, channel_id: int, creator_id: int, options: TableOptions
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        options: TableOptions,
+        settings: TableSettings | None = None,
     ) -> LiveTable:
         lock = self.lock(channel_id)
         if not lock.locked():
@@ -230,10 +240,12 @@ class TableRegistry:
         if channel_id in self._tables:
             raise UserError(TABLE_EXISTS)
         table = Table(options, rng=self._rng_factory())
+        settings = settings if settings is not None else TableSettings()
+        stored = {**options.to_dict(), BOT_KEY: settings.to_dict()}
         table_id = await self._storage.create_table(
-            guild_id, channel_id, creator_id, str(options.variant), options.to_dict(), table.to_dict()
+            guild_id, channel_id, creator_id, str(options.variant), stored, table.to_dict()
         )
-        live = LiveTable(table_id, guild_id, channel_id, creator_id, options, table, lock)
+        live = LiveTable(table_id, guild_id, channel_id, creator_id, options, table, lock, settings=settings)
         self._tables[channel_id] = live
         return live
 
