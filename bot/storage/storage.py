@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import ledger, tables
+from bot.storage import ledger, player_settings, tables
 from bot.storage.errors import (
     BonusDisabled,
     HandNotRunning,
@@ -201,6 +201,18 @@ class Storage:
         """
         async with self._transaction(write=False) as conn:
             return await ledger.history(conn, guild_id, user_id, max(1, min(limit, 100)), account=account)
+
+    # Player settings ------------------------------------------------------------------------------
+
+    async def turn_calls(self, guild_id: int, user_id: int) -> bool:
+        """Whether the player is called by a mention when it is his turn (on unless he said /avvisi)."""
+        async with self._transaction(write=False) as conn:
+            return await player_settings.turn_calls(conn, guild_id, user_id)
+
+    async def set_turn_calls(self, guild_id: int, user_id: int, enabled: bool) -> None:
+        """The player's own choice for his turn calls in this server (bot/turn_calls.py)."""
+        async with self._transaction() as conn:
+            await player_settings.set_turn_calls(conn, guild_id, user_id, bool(enabled))
 
     # Tables ---------------------------------------------------------------------------------------
 
