@@ -89,6 +89,18 @@ ENGLISH: dict[str, str] = {
     "I semi spareggiano i punti uguali (32carte)": "Suits break ties between equal hands (32 Card Draw)",
     "tempo": "turn_time",
     "Secondi a disposizione per ogni decisione": "Seconds allowed for each decision",
+    "avviso": "ping",
+    "Dopo quanti secondi menzionare chi deve giocare (0 subito, off mai; se manca: 15)": (
+        "After how many seconds to mention the player to act (0 at once, off never; default 15)"
+    ),
+    # /avvisi (turn calls, bot/turn_calls.py)
+    "avvisi": "notifications",
+    "Ricevi o no una menzione quando tocca a te al tavolo": (
+        "Get (or stop getting) a mention when it is your turn at a table"
+    ),
+    "Attivi o spenti; se manca, cambia quello che hai ora": "On or off; without it, switch what you have now",
+    "Attivi": "On",
+    "Spenti": "Off",
     # /tavolo siedi options
     "buyin": "buy_in",
     "Quante fiches portare al tavolo (se manca: 100 cip)": (

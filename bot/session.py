@@ -34,6 +34,7 @@ from bot.errors import UserError
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
+from bot.turn_calls import TurnCalls
 from bot.views import Target
 from engine.actions import Action, ActionKind
 from engine.cards import Card, hand_order
@@ -187,6 +188,7 @@ class TableSession:
         before, self._turn = self._turn, turn
         if not table.hand_running or table.to_act is None:
             timers.cancel(self.channel_id)
+            self.owner.calls.update(self.live, fresh=False)
             return
         # A fresh period when the turn moved, or when the player to act just spoke and speaks again
         # (heads-up, a draw followed by his bet); not when someone else left or came back meanwhile.
@@ -195,8 +197,10 @@ class TableSession:
             isinstance(e, HandStarted) or (isinstance(e, ActionTaken | PlayerTimedOut) and e.player == was)
             for e in events
         )
-        if force or acted or before != turn or timers.deadline(self.channel_id) is None:
+        fresh = force or acted or before != turn or timers.deadline(self.channel_id) is None
+        if fresh:
             timers.arm(self.channel_id, self.live.options.timeout)
+        self.owner.calls.update(self.live, fresh=fresh)  # bot/turn_calls.py: one call per turn
 
     # Rendering -------------------------------------------------------------------------------------
 
@@ -462,6 +466,7 @@ class Sessions:
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self.timers = TurnTimers(self._expired)
+        self.calls = TurnCalls(bot, lambda: self.timers.clock)
         self.tasks: set[asyncio.Task[None]] = set()
         self.retry_first = RETRY_FIRST
         self.retry_max = RETRY_MAX
@@ -489,6 +494,7 @@ class Sessions:
         """The table closed: its session only finishes its queued edits."""
         session.closed = True
         self.timers.cancel(session.channel_id)
+        self.calls.end(session.channel_id)
         if self._by_channel.get(session.channel_id) is session:
             del self._by_channel[session.channel_id]
 
@@ -504,6 +510,7 @@ class Sessions:
 
     async def close(self, grace: float = 2.0) -> None:
         await self.timers.close()
+        await self.calls.close(grace)
         for session in list(self._by_channel.values()):
             await session.flush(grace)
         for task in list(self.tasks):

@@ -21,8 +21,10 @@ from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import channel_of, defer_privately_if_busy, public_answer
 from bot.storage import MAX_CHIPS
+from bot.table_settings import TableSettings
 from bot.tables import TABLE_EXISTS, LiveTable
 from bot.tree import guild_id_of
+from bot.turn_calls import parse_ping_after
 from engine.events import Event, PlayerLeft, StackReleased
 from engine.options import TableOptions
 
@@ -77,6 +79,7 @@ class Tavolo(
         over="Con più di 3 giocatori si mette anche l'Over (32carte)",
         semi="I semi spareggiano i punti uguali (32carte)",
         tempo="Secondi a disposizione per ogni decisione",
+        avviso="Dopo quanti secondi menzionare chi deve giocare (0 subito, off mai; se manca: 15)",
     )
     @app_commands.choices(
         variante=[
@@ -110,6 +113,7 @@ class Tavolo(
         over: bool = False,
         semi: bool = True,
         tempo: app_commands.Range[int, 10, 3600] = 60,
+        avviso: app_commands.Range[str, 1, 10] | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
         chosen: dict[str, Any] = {
@@ -127,11 +131,12 @@ class Tavolo(
             "timeout": tempo,
         }
         options = TableOptions.from_dict(chosen)  # EngineError with the Italian reason
+        settings = TableSettings(ping_after=parse_ping_after(avviso))
         channel_id = await self._busy(interaction)
         async with self.bot.tables.channel(channel_id) as existing:
             if existing is not None:
                 raise UserError(TABLE_EXISTS)
-            live = await self.bot.tables.create(guild_id, channel_id, interaction.user.id, options)
+            live = await self.bot.tables.create(guild_id, channel_id, interaction.user.id, options, settings)
             who, what = render.mention(interaction.user.id), render.variant_name(options.variant)
             text = f"{who} apre un tavolo di {what}: sedetevi con /tavolo siedi."
             await self._reply(interaction, live, text)

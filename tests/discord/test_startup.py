@@ -263,7 +263,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "controbuio": "counterblind",
         "carte": "cards",
     }
-    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita", *game}
+    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita", "avvisi", *game}
     english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
     assert (
         english
@@ -274,6 +274,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
             "classifica": "leaderboard",
             "storico": "history",
             "accredita": "grant",
+            "avvisi": "notifications",
         }
         | game
     )
