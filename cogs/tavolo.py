@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot import render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.session import channel_of, defer_privately_if_busy, public_answer
+from bot.session import DM, channel_of, defer_privately_if_busy, public_answer
 from bot.storage import MAX_CHIPS
 from bot.table_settings import TableSettings
 from bot.tables import TABLE_EXISTS, LiveTable
@@ -160,6 +160,7 @@ class Tavolo(
                     who = render.mention(user_id)
                     note = f"{who} porta al tavolo tutto il suo saldo: {render.chips(amount)}."
             events = await self.bot.tables.sit(live, user_id, amount)
+            self.bot.sessions.note(interaction.user)  # his name, for the showdown picture
             await self._reply(interaction, live, note, events)
             self.bot.sessions.of(live).record(events)  # the table message shows him seated too
 
@@ -170,7 +171,7 @@ class Tavolo(
         channel_id = channel_of(interaction)
         self.bot.sessions.require(channel_id).require_seat(interaction.user.id)  # refused at once
         channel_id = await self._busy(interaction)
-        dms: list[tuple[int, str]] = []
+        dms: list[DM] = []
         async with self.bot.tables.locked(channel_id) as live:
             events, paid = await self.bot.tables.leave(live, interaction.user.id)
             who = render.mention(interaction.user.id)
