@@ -53,7 +53,7 @@ from engine.cards import Card
 from engine.events import Event
 from engine.options import Limit, TableOptions, Variant
 from engine.simulate import simulate
-from engine.table import Table
+from engine.variants import table_class
 
 TEXAS_TARGET_RATIO = 100.0
 ITALIANA_TARGET = 20_000.0
@@ -94,7 +94,7 @@ def _record_objects(options: TableOptions, players: int, hands: int) -> list[_Ha
     seen: set[int] = set()
     kept: list[Action] = []  # keeps cached actions alive, so that ids are not reused
 
-    class Recording(Table):
+    class Recording(table_class(options.variant)):  # type: ignore[misc]
         def start_hand(self, deck: Sequence[Card] | None = None) -> list[Event]:
             events = super().start_hand(deck)
             log.append((self._deck_size, [_rebuild(e) for e in events], []))

@@ -40,9 +40,9 @@ from engine._rank_core import (
     Ranking,
     category_of,
     default_lowest_rank,
-    display_order,
     five_card_value,
     sf_level_of,
+    shown_order,
     strength_of,
 )
 from engine.cards import Card, CardError
@@ -170,7 +170,7 @@ def value_of_five(codes: Sequence[int], strength: int, ranking: Ranking, lowest_
     ``evaluate`` without its checks and its table lookup, for callers that hold valid cards."""
     return HandValue(
         category=category_of(strength, ranking),
-        cards=tuple(map(Card.from_code, display_order(codes, lowest_rank))),
+        cards=tuple(map(Card.from_code, shown_order(codes, lowest_rank))),
         ranking=ranking,
         strength=strength,
     )
