@@ -7,7 +7,7 @@ from functools import cache
 
 from engine._rank_core import RANK_SHIFT
 from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
-from engine.errors import EngineError
+from engine.errors import TableFull
 from engine.levels import LEVEL_NAMES
 from engine.options import Mazzo, TableOptions, Variant
 from engine.ranking import Category, Ranking, category_of, evaluate, fast_evaluator, value_of_five
@@ -16,7 +16,7 @@ __all__ = ["LEVEL_NAMES", "best_five", "deck_for_hand", "opening_cards"]
 
 
 def deck_for_hand(options: TableOptions, players: int) -> tuple[int, Ranking]:
-    """Deck size and ranking of one hand (RULES §2 *Players and deck*, §3, §4)."""
+    """Deck size and ranking of one hand (rules §2 *Players and deck*, §3, §4)."""
     variant = options.variant
     if variant is Variant.TEXAS:
         return 52, Ranking.INTERNAZIONALE
@@ -26,7 +26,7 @@ def deck_for_hand(options: TableOptions, players: int) -> tuple[int, Ranking]:
         return 52, Ranking.INTERNAZIONALE
     if options.mazzo is Mazzo.TRENTADUE:
         if players * 5 > 32:
-            raise EngineError("Con il mazzo da 32 carte si gioca al massimo in 6.")
+            raise TableFull("Con il mazzo da 32 carte si gioca al massimo in 6.", seats=32 // 5)
         return 32, Ranking.ITALIANA
     return deck_size_for_players(players), Ranking.ITALIANA
 
@@ -58,7 +58,7 @@ def _bilateral_four(cards: Sequence[Card], lowest_rank: int) -> tuple[Card, ...]
 def opening_cards(
     cards: Sequence[Card], level: int, ranking: Ranking, lowest_rank: int
 ) -> tuple[Card, ...] | None:
-    """The cards that justify an opening at ``level`` (RULES §2.4), or None when it is refused.
+    """The cards that justify an opening at ``level`` (rules §2.4), or None when it is refused.
 
     A pair of the level or higher shows the pair; a better hand shows its five cards; a
     bilateral four-card straight flush shows the four. Counting ranks settles most hands without

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import pytest
 
 from engine._frozen import fast_init
-from engine._rank_core import shown_order, five_card_value
+from engine._rank_core import five_card_value, shown_order
 from engine._rank_tables import _nonflush_fast, _nonflush_international
 from engine._table_rules import _bilateral_four, opening_cards
 from engine.actions import Action, ActionKind, LegalAction
@@ -174,7 +174,7 @@ def test_beats_is_the_two_hand_showdown_including_the_cycle() -> None:
 def _reference_opening(
     cards: Sequence[Card], level: int, ranking: Ranking, lowest: int
 ) -> tuple[Card, ...] | None:
-    """RULES §2.4 as first written: a pair of the level shows the pair, a better hand its five
+    """rules §2.4 as first written: a pair of the level shows the pair, a better hand its five
     cards, otherwise a bilateral four-card straight flush."""
     value = evaluate(cards, ranking=ranking, lowest_rank=lowest)
     if value.category is Category.COPPIA:
