@@ -8,7 +8,7 @@ Scenarios (hands per second of CPU time, median of interleaved rounds):
   policy (fold 22 %, raise 28 % of a random size when facing a bet, bet 45 % otherwise; uneven
   stacks with rebuys, so all-ins and side pots happen), *without* the per-action invariant checks.
 * the same scenario on PokerKit 0.7.7 (``NoLimitTexasHoldem`` with every non-player phase
-  automated, as in research/anchors-engine-performance.md §1 and §3), with the same policy
+  automated, so that only the players' decisions are driven), with the same policy
   written against PokerKit's ``can_*`` API, stacks carried from hand to hand with the same rebuys.
 * ``italiana`` 5 players (36 cards, pot limit), the engine's random play without checks.
 * ``floor`` texas and italiana: a bound, not an engine. The scenario is played once untimed and
@@ -20,7 +20,7 @@ Scenarios (hands per second of CPU time, median of interleaved rounds):
 
 What is timed is the whole hand loop a caller would run: start the hand, ask the legal actions,
 choose, act, until the hand ends. The random policy is part of it for both engines (``--profile``
-shows the split). Targets from the issue: at least 100x PokerKit on texas and 20,000 hands/s for
+shows the split). The project's targets: at least 100x PokerKit on texas and 20,000 hands/s for
 italiana 5 players.
 
 Steadiness on a loaded shared machine: each round is timed in CPU time (``time.process_time``),

@@ -95,17 +95,6 @@ class BettingTable(Table):
     def _legal(self, s: int) -> tuple[LegalAction, ...]:
         return self._betting_legal(s)
 
-    def _apply(
-        self,
-        s: int,
-        kind: ActionKind,
-        amount: int,
-        cards: tuple[Card, ...],
-        kept: list[Card] | None,
-        events: list[Event],
-    ) -> None:
-        self._apply_bet(s, kind, amount, events)
-
     def _after_fold(self, s: int, events: list[Event]) -> None:
         """The hand goes on after the player to act left it (``_fold_out_of_turn``)."""
         nxt = self._next_bettor(s)
@@ -296,7 +285,17 @@ class BettingTable(Table):
             return None
         return found
 
-    def _apply_bet(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
+    def _apply_bet(
+        self,
+        s: int,
+        kind: ActionKind,
+        amount: int,
+        cards: tuple[Card, ...],
+        kept: list[Card] | None,
+        events: list[Event],
+    ) -> None:
+        """A word of a betting round (``_apply``'s signature: it is the ``_apply`` of the games
+        without other streets; ``cards`` and ``kept`` are always empty here)."""
         bet, stack = self._bet, self._stack
         if kind is _PASSO:
             self._folded[s] = True
@@ -333,6 +332,8 @@ class BettingTable(Table):
         self._acted[s] = True
         self._seen[s] = self._full_raises
         self._after_bet(s, events)
+
+    _apply = _apply_bet
 
     def _after_bet(self, s: int, events: list[Event]) -> None:
         # Only a fold can leave one player (the hand ends as soon as one is left).

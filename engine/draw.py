@@ -66,7 +66,7 @@ class DrawTable(ShowdownTable):
         if self._street is _STREET_CAMBIO:
             self._apply_draw(s, cards, events, kept)
         else:
-            self._apply_bet(s, kind, amount, events)
+            self._apply_bet(s, kind, amount, cards, kept, events)
 
     def _after_round(self, events: list[Event], pots: list[tuple[int, tuple[int, ...]]]) -> None:
         if self._street is _STREET_PRIMO_GIRO:

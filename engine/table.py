@@ -103,10 +103,13 @@ class Table:
 
     ``Table(options, rng=...)`` returns the table of ``options.variant`` (module doc)."""
 
-    def __new__(cls, options: TableOptions, rng: random.Random | None = None) -> Table:
+    def __new__(cls, options: TableOptions | None = None, rng: random.Random | None = None) -> Table:
+        # ``options`` None: ``copy`` and ``pickle`` make an instance of the game's class itself.
         if cls is Table:
             from engine.variants import table_class  # the variants subclass this module
 
+            if options is None:
+                raise TypeError("Table() needs the table's options")
             cls = table_class(options.variant)
         return object.__new__(cls)
 
@@ -493,7 +496,9 @@ class Table:
                 kind = ActionKind(kind)
             except ValueError:
                 raise UnknownWord(f"Non conosco la parola «{kind}».", word=str(kind)) from None
-        legal = self.legal_actions()
+        legal = self._legal_cache  # filled by the caller's ``legal_actions`` in the usual case
+        if legal is None:
+            legal = self.legal_actions()
         for match in legal:
             if match.kind is kind:
                 break

@@ -85,7 +85,7 @@ class ItalianaTable(DrawTable):
         elif street is _STREET_BUIO:
             self._apply_buio(s, kind, events)
         else:
-            self._apply_bet(s, kind, amount, events)
+            self._apply_bet(s, kind, amount, cards, kept, events)
 
     def _after_fold(self, s: int, events: list[Event]) -> None:
         street = self._street

@@ -12,8 +12,8 @@ from engine.showdown import ShowdownTable
 
 __all__ = ["TexasTable"]
 
-_NEXT_STREET = {Street.PREFLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
-_FLOP = Street.FLOP
+# Enum members bound once as module globals (``engine.table``).
+_PREFLOP, _FLOP, _TURN, _RIVER = Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER
 
 
 class TexasTable(ShowdownTable):
@@ -41,8 +41,13 @@ class TexasTable(ShowdownTable):
         announced: no chip moves while the board is dealt out to players all-in."""
         while True:
             street = self._street
-            nxt = _NEXT_STREET.get(street) if street is not None else None
-            if nxt is None:
+            if street is _PREFLOP:
+                nxt = _FLOP
+            elif street is _FLOP:
+                nxt = _TURN
+            elif street is _TURN:
+                nxt = _RIVER
+            else:
                 self._showdown(events, pots)
                 return
             self._street = nxt

@@ -29,7 +29,6 @@ from engine.errors import (
 from engine.history import replay
 from engine.options import TableOptions, Variant
 from engine.table import Table
-from engine.variants import ItalianaTable, TexasTable, TrentadueTable
 from tests.engine.test_table_helpers import make_table, snapshot, stacked
 
 K = ActionKind
@@ -49,18 +48,6 @@ def _texas_on_the_flop() -> Table:
     table = make_table("texas", players=3)
     table.start_hand(deck=stacked(["2c 3c", "4d 5d", "7h 9s"], "Kc Qd Jh Tc 8d 6s 2h 3h"))
     return table
-
-
-def test_the_factory_returns_each_variants_class_and_it_is_a_table() -> None:
-    for variant, cls in [
-        (Variant.ITALIANA, ItalianaTable),
-        (Variant.TRENTADUE, TrentadueTable),
-        (Variant.TEXAS, TexasTable),
-    ]:
-        table = Table(TableOptions(variant=variant))
-        assert type(table) is cls and isinstance(table, Table)
-        restored = Table.from_dict(table.to_dict())
-        assert type(restored) is cls
 
 
 def test_not_seated() -> None:
