@@ -23,6 +23,7 @@ __all__ = ["DrawTable"]
 # Enum members bound once as module globals (``engine.table``): read on every action.
 _CAMBIO, _SERVITO = ActionKind.CAMBIO, ActionKind.SERVITO
 _STREET_CAMBIO, _STREET_PRIMO_GIRO = Street.CAMBIO, Street.PRIMO_GIRO
+_STREET_SECONDO_GIRO = Street.SECONDO_GIRO
 
 
 class DrawTable(ShowdownTable):
@@ -226,8 +227,8 @@ class DrawTable(ShowdownTable):
                 events.append(CardsDrawn(pid, discards, tuple(received[t]), private_to=pid))
 
     def _start_second_round(self, events: list[Event]) -> None:
-        self._street = Street.SECONDO_GIRO
-        events.append(StreetStarted(Street.SECONDO_GIRO))
+        self._street = _STREET_SECONDO_GIRO
+        events.append(StreetStarted(_STREET_SECONDO_GIRO))
         self._open_round()
         self._to_act = self._next_bettor(self._second_round_first())
         if self._to_act is None:

@@ -18,6 +18,8 @@ from engine.ranking import Ranking, beats, category_of, fast_evaluator, winners_
 __all__ = ["ShowdownTable"]
 
 _CARD_BY_CODE = {card.code: card for card in deck(52)}  # the same objects as ``Card.from_code``
+# Enum members bound once as module globals (``engine.table``).
+_SHOWDOWN, _ITALIAN = Street.SHOWDOWN, Ranking.ITALIANA
 
 
 class ShowdownTable(BettingTable):
@@ -26,9 +28,9 @@ class ShowdownTable(BettingTable):
     def _showdown(self, events: list[Event], pots: list[tuple[int, tuple[int, ...]]] | None = None) -> None:
         """Value the live hands, award every pot, then show or muck in turn. ``pots`` are those the
         end of the last betting round has just announced, when no chip has moved since."""
-        self._street = Street.SHOWDOWN
+        self._street = _SHOWDOWN
         self._to_act = None
-        events.append(StreetStarted(Street.SHOWDOWN))
+        events.append(StreetStarted(_SHOWDOWN))
         order, folded, pids, cards = self._order, self._folded, self._pid, self._cards
         live = [t for t in order if not folded[t]]
         ranking = self._ranking
@@ -41,7 +43,7 @@ class ShowdownTable(BettingTable):
         else:
             strength = evaluator.strength
             strengths = {t: strength(codes) for t, codes in codes_of.items()}
-        suits = self.options.semi and ranking is Ranking.ITALIANA
+        suits = self.options.semi and ranking is _ITALIAN
         awards: list[tuple[int, int, list[int], list[int]]] = []
         winning: set[int] = set()
         pos = self._pos

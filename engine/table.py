@@ -75,6 +75,7 @@ _APRO, _PASSO, _PAROL, _SERVITO = ActionKind.APRO, ActionKind.PASSO, ActionKind.
 _PUNTO, _RILANCIO = ActionKind.PUNTO, ActionKind.RILANCIO
 _STREET_BUIO, _STREET_APERTURA, _STREET_CAMBIO = Street.BUIO, Street.APERTURA, Street.CAMBIO
 _ACTION_KIND = ActionKind
+_INTERNATIONAL = Ranking.INTERNAZIONALE
 
 
 # What ``to_dict`` reads, copied (``Table._snapshot``): seat lists, then the scalars and dicts.
@@ -165,7 +166,7 @@ class Table:
         self._opener: int | None = None
         self._opening_cards: tuple[Card, ...] = ()
         self._lowest = 2
-        self._ranking = Ranking.INTERNAZIONALE
+        self._ranking = _INTERNATIONAL
         self._deck_size = 52
         self._ask: tuple[int, str] | None = None  # italiana's buio phase: who is asked what
 
@@ -507,7 +508,9 @@ class Table:
             raise IllegalAction(
                 f"Adesso non puoi dire «{kind}»: puoi dire {', '.join(words)}.", kind=str(kind), legal=words
             )
-        amount = self._check_amount(seat, kind, match, action)
+        # Only the words without an amount (passo, parol, servito) have a zero range: the amount
+        # check, which would return 0 for them whatever was given, is skipped.
+        amount = self._check_amount(seat, kind, match, action) if match.max else 0
         cards: tuple[Card, ...] = ()
         codes: list[int] | None = None
         kept: list[Card] | None = None

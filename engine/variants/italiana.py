@@ -25,6 +25,8 @@ __all__ = ["ItalianaTable"]
 _APRO, _BUIO, _CONTROBUIO = ActionKind.APRO, ActionKind.BUIO, ActionKind.CONTROBUIO
 _PASSO, _VEDO = ActionKind.PASSO, ActionKind.VEDO
 _STREET_BUIO, _STREET_APERTURA, _STREET_CAMBIO = Street.BUIO, Street.APERTURA, Street.CAMBIO
+_STREET_PRIMO_GIRO = Street.PRIMO_GIRO
+_DEBITO, _INVITO = PostKind.DEBITO, PostKind.INVITO
 _PASSO_LEGAL = shared_legal(_PASSO)
 
 
@@ -124,14 +126,14 @@ class ItalianaTable(DrawTable):
                 pid = self._pid[s] or 0
                 debt = self._debt_of(pid)
                 if debt:
-                    self._post_dead(s, debt, PostKind.DEBITO, events)
+                    self._post_dead(s, debt, _DEBITO, events)
                     self._debt_paid[s] = debt
         skip_invito, self._no_invito = self._no_invito, False  # only the hand right after a paròl
         if not skip_invito:
             dealer = self._dealer
             assert dealer is not None
             for s in self._order if opts.invito_tutti else [dealer]:
-                self._post_dead(s, opts.invito, PostKind.INVITO, events)
+                self._post_dead(s, opts.invito, _INVITO, events)
         first = self._order[0]
         buio = opts.buio_multiplo * self._pot
         if (
@@ -140,10 +142,10 @@ class ItalianaTable(DrawTable):
             and len(self._order) >= 3
             and self._stack[first] >= buio > 0
         ):
-            self._street = Street.BUIO
+            self._street = _STREET_BUIO
             self._ask = (first, "buio")
             self._to_act = first
-            events.append(StreetStarted(Street.BUIO))
+            events.append(StreetStarted(_STREET_BUIO))
             return
         self._end_buio_phase(events)
 
@@ -153,16 +155,16 @@ class ItalianaTable(DrawTable):
         self._ask = None
         self._deal(5, events)
         if not self._blinds:
-            self._street = Street.APERTURA
-            events.append(StreetStarted(Street.APERTURA))
+            self._street = _STREET_APERTURA
+            events.append(StreetStarted(_STREET_APERTURA))
             self._to_act = self._next_to_open(self._order[-1])
             if self._to_act is None:
                 self._void_hand(events)
             return
         last = self._blinds[-1]
         self._last_blind = last
-        self._street = Street.PRIMO_GIRO
-        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._street = _STREET_PRIMO_GIRO
+        events.append(StreetStarted(_STREET_PRIMO_GIRO))
         self._raise_rights = set(self._matched) | {last}
         self._cur_bet = self._bet[last]
         # Measured when the blind was posted: matching it later does not shrink the increase.
@@ -273,7 +275,7 @@ class ItalianaTable(DrawTable):
         self._pay(s, amount)
         self._opener = s
         self._aggressor = s
-        self._street = Street.PRIMO_GIRO
+        self._street = _STREET_PRIMO_GIRO
         for t in self._order:
             self._acted[t] = False
         self._acted[s] = True
@@ -283,7 +285,7 @@ class ItalianaTable(DrawTable):
         self._seen[s] = 1
         self._round_bets = 1
         self._taken(s, kind, amount, amount, events)
-        events.append(StreetStarted(Street.PRIMO_GIRO))
+        events.append(StreetStarted(_STREET_PRIMO_GIRO))
         self._after_bet(s, events)
 
     # ------------------------------------------------------------------ void hands and paròl pots

@@ -14,6 +14,7 @@ __all__ = ["TexasTable"]
 
 # Enum members bound once as module globals (``engine.table``).
 _PREFLOP, _FLOP, _TURN, _RIVER = Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER
+_SMALL, _BIG = PostKind.PICCOLO_BUIO, PostKind.GRANDE_BUIO
 
 
 class TexasTable(ShowdownTable):
@@ -26,11 +27,11 @@ class TexasTable(ShowdownTable):
             sb, bb = order[1], order[0]  # heads-up: the button posts the small blind
         else:
             sb, bb = order[0], order[1]
-        self._post_blind(sb, cip // 2, PostKind.PICCOLO_BUIO, events)
-        self._post_blind(bb, cip, PostKind.GRANDE_BUIO, events)
+        self._post_blind(sb, cip // 2, _SMALL, events)
+        self._post_blind(bb, cip, _BIG, events)
         self._deal(2, events)
-        self._street = Street.PREFLOP
-        events.append(StreetStarted(Street.PREFLOP))
+        self._street = _PREFLOP
+        events.append(StreetStarted(_PREFLOP))
         self._open_round(preserve_bets=True)
         self._to_act = self._next_bettor(bb)
         if self._to_act is None:

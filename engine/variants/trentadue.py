@@ -12,6 +12,10 @@ from engine.events import Event, PostKind, Street, StreetStarted
 
 __all__ = ["TrentadueTable"]
 
+# Enum members bound once as module globals (``engine.table``).
+_SMALL, _BIG, _OVER = PostKind.PICCOLO_BUIO, PostKind.GRANDE_BUIO, PostKind.OVER
+_PRIMO_GIRO = Street.PRIMO_GIRO
+
 
 class TrentadueTable(DrawTable):
     """32carte (module doc)."""
@@ -19,15 +23,15 @@ class TrentadueTable(DrawTable):
     def _deal_in(self, events: list[Event]) -> None:
         cip = self.options.cip
         order = self._order
-        blinds = [(order[0], cip // 2, PostKind.PICCOLO_BUIO), (order[1], cip, PostKind.GRANDE_BUIO)]
+        blinds = [(order[0], cip // 2, _SMALL), (order[1], cip, _BIG)]
         if self.options.over and len(order) > 3:
-            blinds.append((order[2], 2 * cip, PostKind.OVER))
+            blinds.append((order[2], 2 * cip, _OVER))
         for seat, amount, kind in blinds:
             self._post_blind(seat, amount, kind, events)
         self._deal(5, events)
         self._first_second = blinds[-1][0]
-        self._street = Street.PRIMO_GIRO
-        events.append(StreetStarted(Street.PRIMO_GIRO))
+        self._street = _PRIMO_GIRO
+        events.append(StreetStarted(_PRIMO_GIRO))
         self._open_round(preserve_bets=True)
         self._to_act = self._next_bettor(blinds[-1][0])
         if self._to_act is None:
