@@ -8,6 +8,8 @@ after a round (the draw, the next street, the showdown) is the game's: the ``_af
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine.actions import Action, ActionKind, LegalAction
 from engine.cards import Card
 from engine.errors import AmountOutOfRange, AmountRequired
@@ -66,6 +68,8 @@ def _chips(n: int) -> str:
 
 class BettingTable(Table):
     """Betting rounds and pots; the game decides what follows a round (``_after_round``)."""
+
+    _APPLIER_NAMES: ClassVar[dict[str, str]] = {str(street): "_apply_bet" for street in _BETTING}
 
     # Whether the last aggressor is forgotten at each new round (italiana keeps the opener's
     # raiser: he shows first at the showdown).
@@ -294,8 +298,7 @@ class BettingTable(Table):
         kept: list[Card] | None,
         events: list[Event],
     ) -> None:
-        """A word of a betting round (``_apply``'s signature: it is the ``_apply`` of the games
-        without other streets; ``cards`` and ``kept`` are always empty here)."""
+        """A word of a betting round (``cards`` and ``kept`` are empty)."""
         bet, stack = self._bet, self._stack
         if kind is _PASSO:
             self._folded[s] = True
@@ -332,8 +335,6 @@ class BettingTable(Table):
         self._acted[s] = True
         self._seen[s] = self._full_raises
         self._after_bet(s, events)
-
-    _apply = _apply_bet
 
     def _after_bet(self, s: int, events: list[Event]) -> None:
         # Only a fold can leave one player (the hand ends as soon as one is left).

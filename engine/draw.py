@@ -9,6 +9,7 @@ Italiana deals at most three cards to each player first and the rest in a second
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from engine.actions import ActionKind, LegalAction
 from engine.betting import shared_legal
@@ -29,6 +30,10 @@ _STREET_SECONDO_GIRO = Street.SECONDO_GIRO
 class DrawTable(ShowdownTable):
     """First round, draw, second round, showdown."""
 
+    _APPLIER_NAMES: ClassVar[dict[str, str]] = {
+        **ShowdownTable._APPLIER_NAMES,
+        str(Street.CAMBIO): "_apply_draw",
+    }
     _THREE_FIRST = False  # italiana: at most three cards each first, the rest after
 
     def __init__(self, options: TableOptions, rng: random.Random | None = None) -> None:
@@ -54,20 +59,6 @@ class DrawTable(ShowdownTable):
         if self._street is _STREET_CAMBIO:
             return self._draw_legal
         return self._betting_legal(s)
-
-    def _apply(
-        self,
-        s: int,
-        kind: ActionKind,
-        amount: int,
-        cards: tuple[Card, ...],
-        kept: list[Card] | None,
-        events: list[Event],
-    ) -> None:
-        if self._street is _STREET_CAMBIO:
-            self._apply_draw(s, cards, events, kept)
-        else:
-            self._apply_bet(s, kind, amount, cards, kept, events)
 
     def _after_round(self, events: list[Event], pots: list[tuple[int, tuple[int, ...]]]) -> None:
         if self._street is _STREET_PRIMO_GIRO:
@@ -126,7 +117,13 @@ class DrawTable(ShowdownTable):
         return None
 
     def _apply_draw(
-        self, s: int, cards: tuple[Card, ...], events: list[Event], kept: list[Card] | None = None
+        self,
+        s: int,
+        kind: ActionKind,
+        amount: int,
+        cards: tuple[Card, ...],
+        kept: list[Card] | None,
+        events: list[Event],
     ) -> None:
         """A draw request; ``kept`` (his hand without ``cards``) is required when there are discards."""
         self._draw_req[s] = cards

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat, starmap
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from engine._table_rules import deck_for_hand, full_deck, lowest_rank
 from engine._table_view import SeatView, TableView
@@ -195,6 +195,17 @@ class Table:
     def _check_opening(self, seat: int) -> None:
         raise NotImplementedError  # only reached when ``apro`` is legal, in italiana
 
+    # Who plays a decision: per street (its value), the name of the method each layer provides,
+    # all of them with the signature ``(s, kind, amount, cards, kept, events)``: ``kept`` is the
+    # hand without the discards. ``__init_subclass__`` resolves the names once per class, so a
+    # decision costs one dict lookup and one call (``_apply``), however many layers there are.
+    _APPLIER_NAMES: ClassVar[dict[str, str]] = {}
+    _appliers: ClassVar[dict[str, Callable[..., None]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._appliers = {street: getattr(cls, name) for street, name in cls._APPLIER_NAMES.items()}
+
     def _apply(
         self,
         s: int,
@@ -204,8 +215,9 @@ class Table:
         kept: list[Card] | None,
         events: list[Event],
     ) -> None:
-        """Play a validated decision of seat ``s``; ``kept`` is his hand without the discards."""
-        raise NotImplementedError
+        """Play a validated decision of seat ``s`` on the current street."""
+        assert self._street is not None
+        self._appliers[self._street._value_](self, s, kind, amount, cards, kept, events)
 
     def _fold_out_of_turn(self, s: int, events: list[Event]) -> None:
         """A player who leaves mid-hand: folded now, wherever the hand stands."""
@@ -525,7 +537,8 @@ class Table:
         self._timeouts[seat] = 0
         events: list[Event] = []
         self._legal_cache = None
-        self._apply(seat, kind, amount, cards, kept, events)
+        # ``_apply``, without its extra call: this runs for every decision.
+        self._appliers[street._value_](self, seat, kind, amount, cards, kept, events)
         nxt = self._to_act
         if nxt is not None and self._sitting_out[nxt]:
             self._autoplay(events)

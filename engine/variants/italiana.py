@@ -9,6 +9,8 @@ the pot to the next hand (the piatto di paròl).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from engine._table_rules import opening_cards
 from engine.actions import ActionKind, LegalAction
 from engine.betting import shared_legal
@@ -33,6 +35,11 @@ _PASSO_LEGAL = shared_legal(_PASSO)
 class ItalianaTable(DrawTable):
     """Poker tradizionale (module doc)."""
 
+    _APPLIER_NAMES: ClassVar[dict[str, str]] = {
+        **DrawTable._APPLIER_NAMES,
+        str(Street.BUIO): "_apply_buio",
+        str(Street.APERTURA): "_apply_opening",
+    }
     _THREE_FIRST = True
     _FORGET_AGGRESSOR = False  # the opener's last raiser shows first
 
@@ -69,25 +76,6 @@ class ItalianaTable(DrawTable):
         if street is _STREET_CAMBIO:
             return self._draw_legal
         return self._betting_legal(s)
-
-    def _apply(
-        self,
-        s: int,
-        kind: ActionKind,
-        amount: int,
-        cards: tuple[Card, ...],
-        kept: list[Card] | None,
-        events: list[Event],
-    ) -> None:
-        street = self._street
-        if street is _STREET_CAMBIO:
-            self._apply_draw(s, cards, events, kept)
-        elif street is _STREET_APERTURA:
-            self._apply_opening(s, kind, amount, events)
-        elif street is _STREET_BUIO:
-            self._apply_buio(s, kind, events)
-        else:
-            self._apply_bet(s, kind, amount, cards, kept, events)
 
     def _after_fold(self, s: int, events: list[Event]) -> None:
         street = self._street
@@ -186,7 +174,16 @@ class ItalianaTable(DrawTable):
             return 2 * top
         return top - self._bet[seat]
 
-    def _apply_buio(self, s: int, kind: ActionKind, events: list[Event]) -> None:
+    def _apply_buio(
+        self,
+        s: int,
+        kind: ActionKind,
+        amount: int,
+        cards: tuple[Card, ...],
+        kept: list[Card] | None,
+        events: list[Event],
+    ) -> None:
+        """A word of the buio phase: its amount is the one asked (``_ask_amount``)."""
         assert self._ask is not None
         what = self._ask[1]
         if kind is _PASSO:
@@ -264,7 +261,15 @@ class ItalianaTable(DrawTable):
                 return s
         return None
 
-    def _apply_opening(self, s: int, kind: ActionKind, amount: int, events: list[Event]) -> None:
+    def _apply_opening(
+        self,
+        s: int,
+        kind: ActionKind,
+        amount: int,
+        cards: tuple[Card, ...],
+        kept: list[Card] | None,
+        events: list[Event],
+    ) -> None:
         self._acted[s] = True
         if kind is _PASSO:
             self._taken(s, kind, 0, 0, events)
