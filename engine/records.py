@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-__all__ = ["STATE_VERSION", "HandRecord", "Op", "SeatState", "TableState"]
+__all__ = ["STATE_VERSION", "HandRecord", "Op", "SeatState", "Snapshot", "TableState", "state_of"]
 
 STATE_VERSION = 1
 
@@ -54,3 +54,53 @@ class HandRecord(TypedDict):
     reshuffles: list[list[int]]  # each reshuffle of the draw's discards, as card codes
     ops: list[Op]
     end: TableState | None  # None while the hand is running
+
+
+# What ``TableState`` holds, copied from the table in a few C-level list copies
+# (``Table._snapshot``): player, stack, sitting-out flag and timeouts by seat, then dealer, hand
+# number, level, carried pot, carried_by, paròl target, parol_paid, no_invito. Every hand takes
+# two (its start and its end) and most are never turned into a dict.
+Snapshot = tuple[
+    list[int | None],
+    list[int],
+    list[bool],
+    list[int],
+    int | None,
+    int,
+    int,
+    int,
+    dict[int, int],
+    int,
+    dict[int, int],
+    bool,
+]
+
+
+def state_of(snap: Snapshot, options: dict[str, Any]) -> TableState:
+    """The ``TableState`` of a snapshot; ``options`` is ``TableOptions.to_dict()`` (copied)."""
+    pids, stacks, sitting_out, timeouts = snap[0], snap[1], snap[2], snap[3]
+    carried_by, parol_paid = snap[8], snap[10]
+    seats: list[SeatState] = [
+        {
+            "seat": s,
+            "player": pid,
+            "stack": stacks[s],
+            "sitting_out": sitting_out[s],
+            "timeouts": timeouts[s],
+        }
+        for s, pid in enumerate(pids)
+        if pid is not None
+    ]
+    return {
+        "version": STATE_VERSION,
+        "options": dict(options),
+        "seats": seats,
+        "dealer": snap[4],
+        "hand_number": snap[5],
+        "level": snap[6],
+        "carried": snap[7],
+        "carried_by": sorted([pid, amount] for pid, amount in carried_by.items()),
+        "parol_target": snap[9],
+        "parol_paid": sorted([pid, amount] for pid, amount in parol_paid.items()),
+        "no_invito": snap[11],
+    }

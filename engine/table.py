@@ -62,7 +62,7 @@ from engine.events import (
 )
 from engine.options import TableOptions
 from engine.ranking import Ranking
-from engine.records import STATE_VERSION, HandRecord, Op, SeatState, TableState
+from engine.records import STATE_VERSION, HandRecord, Op, Snapshot, TableState, state_of
 
 __all__ = ["LegalAction", "SeatView", "Table", "TableView"]
 
@@ -77,22 +77,6 @@ _STREET_BUIO, _STREET_APERTURA, _STREET_CAMBIO = Street.BUIO, Street.APERTURA, S
 _ACTION_KIND = ActionKind
 _INTERNATIONAL = Ranking.INTERNAZIONALE
 
-
-# What ``to_dict`` reads, copied (``Table._snapshot``): seat lists, then the scalars and dicts.
-_Snapshot = tuple[
-    list[int | None],
-    list[int],
-    list[bool],
-    list[int],
-    int | None,
-    int,
-    int,
-    int,
-    dict[int, int],
-    int,
-    dict[int, int],
-    bool,
-]
 
 # The record of the hand being played: its start and end are snapshots until asked for, its deck
 # Card objects (codes only when the record is asked for).
@@ -689,9 +673,9 @@ class Table:
             start = self._record_state("start")
             assert start is not None
             return start
-        return self._state_dict(self._snapshot())
+        return state_of(self._snapshot(), self._options_dict)
 
-    def _snapshot(self) -> _Snapshot:
+    def _snapshot(self) -> Snapshot:
         """What ``to_dict`` needs, copied in a few C-level list copies: every hand takes two
         (its start and its end) and most are never turned into a dict."""
         return (
@@ -709,41 +693,13 @@ class Table:
             self._no_invito,
         )
 
-    def _state_dict(self, snap: _Snapshot) -> TableState:
-        pids, stacks, sitting_out, timeouts = snap[0], snap[1], snap[2], snap[3]
-        carried_by, parol_paid = snap[8], snap[10]
-        seats: list[SeatState] = [
-            {
-                "seat": s,
-                "player": pid,
-                "stack": stacks[s],
-                "sitting_out": sitting_out[s],
-                "timeouts": timeouts[s],
-            }
-            for s, pid in enumerate(pids)
-            if pid is not None
-        ]
-        return {
-            "version": STATE_VERSION,
-            "options": dict(self._options_dict),
-            "seats": seats,
-            "dealer": snap[4],
-            "hand_number": snap[5],
-            "level": snap[6],
-            "carried": snap[7],
-            "carried_by": sorted([pid, amount] for pid, amount in carried_by.items()),
-            "parol_target": snap[9],
-            "parol_paid": sorted([pid, amount] for pid, amount in parol_paid.items()),
-            "no_invito": snap[11],
-        }
-
     def _record_state(self, key: str) -> TableState | None:
         """The record's start or end state as a dict, built from its snapshot on first use (and
         kept, so that every caller gets the same dict)."""
         assert self._record is not None
         value = self._record[key]
         if isinstance(value, tuple):
-            value = self._record[key] = self._state_dict(value)
+            value = self._record[key] = state_of(value, self._options_dict)
         state: TableState | None = value
         return state
 
