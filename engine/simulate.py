@@ -45,7 +45,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine._table_rules import deck_for_hand
 from engine.actions import Action, ActionKind, LegalAction
 from engine.cards import Card, Suit, deck, lowest_rank_for_deck
 from engine.cli import InputError, ItalianParser
@@ -492,7 +491,7 @@ def simulate(
             deal: list[Card] | None = None
             policy.cautious = False
             if can_prepare and rng.randrange(PREPARED_EVERY) == 0 and _all_dealt_in(table):
-                size = deck_for_hand(options, players)[0]
+                size = table.deck_for(players)[0]
                 deal = _prepared_deck(size, players, rng, twins=not options.semi)
                 policy.cautious = True
                 counts["mani_preparate"] += 1

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat, starmap
 from typing import Any, ClassVar, cast
 
-from engine._table_rules import deck_for_hand, full_deck, lowest_rank
+from engine._table_rules import full_deck, lowest_rank
 from engine._table_view import SeatView, TableView
 from engine.actions import Action, ActionKind, BetSizes, LegalAction
 from engine.cards import Card
@@ -158,6 +158,10 @@ class Table:
 
     def _deal_in(self, events: list[Event]) -> None:
         """The game's start of a hand once the dealer and the order are set (blinds, invito, deal)."""
+        raise NotImplementedError
+
+    def deck_for(self, players: int) -> tuple[int, Ranking]:
+        """Deck size and ranking of a hand dealt to ``players`` (rules §2 *Players and deck*, §3, §4)."""
         raise NotImplementedError
 
     def _opening_level(self) -> int | None:
@@ -339,8 +343,8 @@ class Table:
         if len(playing) < 2:
             raise NotEnoughPlayers("Servono almeno 2 giocatori in gioco per dare le carte.")
         plan = self._decks.get(len(playing))
-        if plan is None:  # ``deck_for_hand`` depends on the options and the players only
-            size, ranking = deck_for_hand(self.options, len(playing))
+        if plan is None:  # ``deck_for`` depends on the options and the players only
+            size, ranking = self.deck_for(len(playing))
             plan = (size, ranking, lowest_rank(size), full_deck(size))
         size, ranking, low, natural = plan
         ordered = list(natural)

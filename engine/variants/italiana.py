@@ -14,11 +14,13 @@ from typing import ClassVar
 from engine._table_rules import opening_cards
 from engine.actions import ActionKind, LegalAction
 from engine.betting import shared_legal
-from engine.cards import Card
+from engine.cards import Card, deck_size_for_players
 from engine.draw import DrawTable
-from engine.errors import OpeningNotAllowed
+from engine.errors import OpeningNotAllowed, TableFull
 from engine.events import Event, HandVoid, PostKind, PotCarried, Street, StreetStarted
 from engine.levels import LEVEL_NAMES
+from engine.options import Mazzo
+from engine.ranking import Ranking
 from engine.table import J, K
 
 __all__ = ["ItalianaTable"]
@@ -52,6 +54,17 @@ class ItalianaTable(DrawTable):
         self._last_blind: int | None = None
 
     # ------------------------------------------------------------------ hooks
+
+    def deck_for(self, players: int) -> tuple[int, Ranking]:
+        """The deck the players chose, or by default the one their number needs (rules §2)."""
+        mazzo = self.options.mazzo
+        if mazzo is Mazzo.AMERICANO:
+            return 52, Ranking.INTERNAZIONALE
+        if mazzo is Mazzo.TRENTADUE:
+            if players * 5 > 32:
+                raise TableFull("Con il mazzo da 32 carte si gioca al massimo in 6.", seats=32 // 5)
+            return 32, Ranking.ITALIANA
+        return deck_size_for_players(players), Ranking.ITALIANA
 
     def _opening_level(self) -> int | None:
         return self._level

@@ -8,6 +8,7 @@ can bet or the showdown.
 from __future__ import annotations
 
 from engine.events import Event, PostKind, Street, StreetStarted
+from engine.ranking import Ranking
 from engine.showdown import ShowdownTable
 
 __all__ = ["TexasTable"]
@@ -19,6 +20,9 @@ _SMALL, _BIG = PostKind.PICCOLO_BUIO, PostKind.GRANDE_BUIO
 
 class TexasTable(ShowdownTable):
     """Texas hold'em (module doc)."""
+
+    def deck_for(self, players: int) -> tuple[int, Ranking]:
+        return 52, Ranking.INTERNAZIONALE
 
     def _deal_in(self, events: list[Event]) -> None:
         cip = self.options.cip

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.draw import DrawTable
 from engine.events import Event, PostKind, Street, StreetStarted
+from engine.ranking import Ranking
 
 __all__ = ["TrentadueTable"]
 
@@ -19,6 +20,9 @@ _PRIMO_GIRO = Street.PRIMO_GIRO
 
 class TrentadueTable(DrawTable):
     """32carte (module doc)."""
+
+    def deck_for(self, players: int) -> tuple[int, Ranking]:
+        return 32, Ranking.ITALIANA
 
     def _deal_in(self, events: list[Event]) -> None:
         cip = self.options.cip
