@@ -10,10 +10,10 @@ among the engine's legal words is played on both. At the end the stacks must mat
 Where the engine deliberately follows our rules and PokerKit does not, the test allows exactly
 that difference and nothing else:
 
-* Fixed limit: RULES §4 allows one bet and three raises per round, and before the flop the big
+* Fixed limit: rules §4 allows one bet and three raises per round, and before the flop the big
   blind is the bet. PokerKit's preset allows four raises after the blind, so its preflop street
   is given a cap of three here.
-* A short all-in never reopens raising for a player who already acted (RULES §5.3;
+* A short all-in never reopens raising for a player who already acted (rules §5.3;
   docs/house-rules.md: not even when several add up, nor after a short all-in bet); PokerKit
   lets such a player raise in some of these spots. When the engine refuses a raise PokerKit
   allows, every bet since that player's last action must have been an all-in.
@@ -21,7 +21,7 @@ that difference and nothing else:
   (docs/house-rules.md, Betting); PokerKit counts it, so it may refuse a raise the engine offers
   after one.
 * Odd chips: PokerKit gives all the odd chips of a pot to its first winner; the engine gives
-  them one each clockwise from the dealer's left (RULES §5.4, ``engine.pots.split``). The final
+  them one each clockwise from the dealer's left (rules §5.4, ``engine.pots.split``). The final
   stacks are compared after moving those chips PokerKit's way.
 * When every other player is all-in and the big blind has matched, PokerKit still asks him to
   check; the engine skips that empty turn.
@@ -185,7 +185,7 @@ class Hand:
                 self.decide()
         assert not self.table.hand_running
         awards = [e for e in self.events if isinstance(e, PotAwarded)]
-        # PokerKit gives all the odd chips of a pot to its first winner; RULES §5.4 as the engine
+        # PokerKit gives all the odd chips of a pot to its first winner; rules §5.4 as the engine
         # plays it (engine.pots.split) gives them one each, clockwise from the dealer's left.
         as_pokerkit: Counter[int] = Counter()
         for award in awards:
