@@ -151,7 +151,7 @@ class DrawTable(ShowdownTable):
         ``available`` holds the discards of the players fully served, ``waiting`` those of the
         players still owed cards (the receiver among them): a reshuffle made of a waiting
         player's discards could deal them back to him, so they come after the folded hands and
-        burnt cards, and the receiver's own only as the very last resort (docs/house-rules.md).
+        burnt cards, and the receiver's own only as the very last resort (house rule, rules §2.6).
         """
         if not self._stock:
             pool = [c for cards in available.values() for c in cards]

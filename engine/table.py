@@ -756,7 +756,7 @@ class Table:
         }
 
     def close(self) -> dict[int, int]:
-        """Close the table: what each seated player takes home (docs/house-rules.md).
+        """Close the table: what each seated player takes home (house rule, rules §5.1).
 
         The carried pot goes back to the seated players in proportion to what each put into it;
         if none of them did, it is shared evenly. Odd chips go clockwise from the dealer's left.

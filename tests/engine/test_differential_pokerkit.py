@@ -14,11 +14,11 @@ that difference and nothing else:
   blind is the bet. PokerKit's preset allows four raises after the blind, so its preflop street
   is given a cap of three here.
 * A short all-in never reopens raising for a player who already acted (rules §5.3;
-  docs/house-rules.md: not even when several add up, nor after a short all-in bet); PokerKit
+  house rule of rules §5.3: not even when several add up, nor after a short all-in bet); PokerKit
   lets such a player raise in some of these spots. When the engine refuses a raise PokerKit
   allows, every bet since that player's last action must have been an all-in.
 * Fixed limit: an all-in for less than a full raise does not count towards the cap
-  (docs/house-rules.md, Betting); PokerKit counts it, so it may refuse a raise the engine offers
+  (house rule, rules §4); PokerKit counts it, so it may refuse a raise the engine offers
   after one.
 * Odd chips: PokerKit gives all the odd chips of a pot to its first winner; the engine gives
   them one each clockwise from the dealer's left (rules §5.4, ``engine.pots.split``). The final
@@ -120,7 +120,7 @@ class Hand:
 
     def short_all_in_counted_by_pokerkit(self) -> bool:
         """Fixed limit: an all-in raise this round that PokerKit counts towards the cap and the
-        engine does not (docs/house-rules.md, Betting)."""
+        engine does not (house rule, rules §4)."""
         return self.limit is Limit.FISSO and any(
             all_in for _, kind, all_in in self.round if kind in (K.RILANCIO, K.PUNTO)
         )

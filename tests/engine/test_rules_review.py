@@ -1,4 +1,4 @@
-"""A rules review of the table engine: one test per rule of rules §2-§5 not pinned elsewhere.
+"""The table engine against the rules: one test per rule of rules §2-§5 not pinned elsewhere.
 
 Each test is named after the rule it checks and plays an explicit deck. Three began as strict xfails
 (departures from the rules, since fixed); a new departure goes in as ``xfail(strict=True)`` naming it.
