@@ -281,8 +281,8 @@ class TableRegistry:
         """Stand up. Returns the events and the chips paid back now (None: paid when the hand ends).
 
         During a hand a dealt-in player is folded at once and his remaining stack, now final, goes
-        back to his balance in one ledger transaction (issue 6: "a player leaving gets his stack
-        back at once"); his chips in the pot stay for the hand's result. Only if that write fails
+        back to his balance in one ledger transaction (a leaver gets his stack
+        back at once, rules §5.5); his chips in the pot stay for the hand's result. Only if that write fails
         is he paid when the hand ends, by `_finish_hand`.
         """
         _check_locked(live)
