@@ -32,6 +32,7 @@ import discord
 from bot import reading, render, views
 from bot.card_pictures import TablePicture, hand_files, hand_picture, showdown_rows
 from bot.errors import UserError
+from bot.fair_deck import add_to_embed
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
@@ -232,6 +233,7 @@ class TableSession:
             results=() if view.hand_running else self.results,
         )
         self.picture.decorate(embed)  # the image is uploaded by the send or edit (`_files`)
+        add_to_embed(embed, live.fair, live.options, ended=not view.hand_running)  # bot/fair_deck.py
         legal = live.table.legal_actions() if view.hand_running else ()
         return {
             "content": render.table_content(self.log, view, deadline) or None,

@@ -25,15 +25,16 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.errors import UserError
+from bot.fair_deck import FairDeck, with_fairness
 from bot.storage import Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.events import Event, StackReleased
+from engine.events import Event, HandStarted, StackReleased
 from engine.options import TableOptions, Variant
 from engine.table import Table, TableView
 
@@ -78,6 +79,9 @@ class LiveTable:
     """The deck of the current hand (the hand category in a player's DM depends on it)."""
     settings: TableSettings = field(default_factory=TableSettings)
     """The bot's own settings of this table (bot/table_settings.py)."""
+    fair: FairDeck | None = None
+    """The committed deck of the running (or last) hand (bot/fair_deck.py): its reveal names every
+    card, so it is shown only once the hand has ended; None for a stacked deck or after a restart."""
 
     @property
     def variant(self) -> Variant:
@@ -339,7 +343,14 @@ class TableRegistry:
             deck = queued[0]
         before = live.table.to_dict()
         stacks, pot = _chips(live.table)
-        events = live.table.start_hand(deck=list(deck) if deck is not None else None)
+        fair = FairDeck.new() if deck is None else None
+        if fair is None:
+            events = live.table.start_hand(deck=list(deck) if deck is not None else None)
+        else:  # dealt from the committed order, reshuffles included (bot/fair_deck.py)
+            events = live.table.start_hand(committed=fair.cards, reshuffle_rng=fair.reshuffle_rng())
+            started = next(e for e in events if isinstance(e, HandStarted))
+            fair = replace(fair, players=len(started.players))
+        live.fair = fair
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
         live.dealt = frozenset(stacks)
@@ -350,6 +361,7 @@ class TableRegistry:
         except BaseException:
             live.table = Table.from_dict(before, rng=self._rng_factory())
             live.hand_id = None
+            live.fair = None
             raise
         if not live.table.hand_running:
             await self._finish_hand(live, events)
@@ -384,7 +396,8 @@ class TableRegistry:
         for player_id in gone:
             stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
-        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, live.table.hand_record())
+        record = with_fairness(live.table.hand_record(), live.fair)
+        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, record)
         live.hand_id = None
         for player_id in gone:
             await self._storage.cash_out(live.id, player_id, state)
