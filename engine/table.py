@@ -105,7 +105,9 @@ class Table:
         # Players dealt in -> deck size, ranking, lowest rank and the deck in its natural order.
         self._decks: dict[int, tuple[int, Ranking, int, tuple[Card, ...]]] = {}
         self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
-        self._hand_rng: random.Random = self._rng  # the running hand's reshuffles (``start_hand``)
+        # The running hand's reshuffles when it was dealt from a committed deck (``start_hand``);
+        # None: the table's own generator.
+        self._hand_rng: random.Random | None = None
         n = options.max_seats
         self._n = n
         self._pid: list[int | None] = [None] * n
@@ -379,7 +381,7 @@ class Table:
         # Validated: from here on the hand starts.
         self._decks[len(playing)] = plan  # kept from here on: a refused request changes nothing
         start_state = self._snapshot()
-        self._hand_rng = reshuffle_rng if reshuffle_rng is not None else self._rng
+        self._hand_rng = reshuffle_rng
         if deck is None:
             ordered = self._shuffle(ordered, initial=True)
         self._reset_hand_state()
@@ -465,7 +467,7 @@ class Table:
         if not initial and self._replay_shuffles:
             cards = [Card.from_code(c) for c in self._replay_shuffles.pop(0)]
         else:
-            rng = self._rng if initial else self._hand_rng
+            rng = self._rng if initial or self._hand_rng is None else self._hand_rng
             keys = list(starmap(rng.random, repeat((), len(cards))))
             cards = list(map(cards.__getitem__, sorted(range(len(cards)), key=keys.__getitem__)))
         if not initial and self._record is not None:

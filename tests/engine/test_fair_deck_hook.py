@@ -133,7 +133,7 @@ def test_the_hand_after_a_committed_one_shuffles_with_the_tables_own_generator()
     state = own.getstate()
     table.start_hand()
     assert own.getstate() != state, "a plain hand draws its shuffle from the table's generator"
-    assert table._hand_rng is own
+    assert table._hand_rng is None, "the committed hand's generator is gone with its hand"
 
 
 def test_a_committed_deck_must_hold_every_card_of_the_hand_and_comes_alone() -> None:
