@@ -148,6 +148,12 @@ class TablePicture:
             return {}, None
         return {"attachments": [self.current.file()]}, self.current.key
 
+    def restored(self, message_id: int | None) -> None:
+        """After a restart nobody knows what picture ``message_id`` holds: its next edit drops it
+        (the picture went with the memory of the hand, like the results' text)."""
+        if message_id is not None:
+            self._uploaded[message_id] = "?"
+
     def uploaded(self, message_id: int | None, key: str | None) -> None:
         """The send or edit went through: ``message_id`` now holds picture ``key`` ("" = none)."""
         if message_id is not None and key is not None:

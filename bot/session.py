@@ -544,6 +544,7 @@ class Sessions:
         the message of a hand the restart cancelled stops showing it running (turn, buttons)."""
         for live in self.bot.tables:
             session = self.of(live)
+            session.picture.restored(live.message_id)
             session.rearm(force=True)
             if live.cancelled_hand is not None and live.message_id is not None:
                 session.log = [render.CANCELLED_BY_RESTART]

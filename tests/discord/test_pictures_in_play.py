@@ -140,3 +140,22 @@ async def test_the_showdown_shows_the_hands_with_names(harness: Any) -> None:
     assert counts == [5] + [2] * len(rows), "the board, then two cards per hand shown"
     assert "mostra" in message.text(), "the result's text stays beside the picture"
     game.finish()
+
+
+async def test_a_restart_takes_the_cancelled_hands_board_off_the_message(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="off")
+    await game.start(alice, HEADS_UP_TEXAS)
+    await game.say(users[game.table.to_act], "vedo")
+    await game.say(users[game.table.to_act], "paròl")
+    await harness.settle()
+    message = game.message
+    assert picture_of(message, BOARD_FILE) == board_png(BOARD[:3])
+    await harness.restart()
+    game.use_clock()
+    await harness.fake.wait_for(lambda: "Mano annullata" in message.text(), "the cancelled hand's message")
+    await harness.settle()
+    assert message.attachments == [] and "image" not in message.embeds[0]
+    game.finish()
