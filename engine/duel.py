@@ -156,11 +156,11 @@ def standard_error(values: Sequence[float]) -> float:
     n = len(values)
     if n < 2:
         return 0.0
-    plain = statistics.stdev(values) / n**0.5
+    plain: float = statistics.stdev(values) / n**0.5
     batches = [statistics.fmean(values[i : i + BATCH]) for i in range(0, n - n % BATCH, BATCH)]
     if len(batches) < 2:
         return plain
-    batched = statistics.stdev(batches) / len(batches) ** 0.5
+    batched: float = statistics.stdev(batches) / len(batches) ** 0.5
     return max(plain, batched)
 
 
