@@ -13,6 +13,7 @@ equity and make the variant's own decisions (opening, buio, the draw).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -23,6 +24,9 @@ from engine.events import ActionTaken, HandStarted, Street, StreetStarted
 __all__ = ["STYLES", "Level", "Rival", "Style", "Thresholds", "bet_or_check", "rivals", "thresholds"]
 
 _AGGRESSIVE = frozenset({ActionKind.PUNTO, ActionKind.RILANCIO})
+_HABIT_SAMPLE = 30  # actions seen before a habit is trusted
+_LOOSE = 0.3  # share of bets and raises above which aggression means little
+_STICKY = 0.05  # share of folds below which a player is taken to call everything
 
 
 class Level(StrEnum):
@@ -93,6 +97,8 @@ class Rival:
     drawn: int | None  # cards changed (None before his draw)
     aggression: int  # bets and raises this hand
     opened: bool | None  # italiana: True the opener, False passed the opening, None otherwise
+    loose: bool  # bets and raises so often that his aggression says little about his cards
+    sticky: bool  # hardly ever folds
 
 
 def rivals(view: PlayerView) -> list[Rival]:
@@ -118,12 +124,22 @@ def rivals(view: PlayerView) -> list[Rival]:
             opened = True if seat.player == opener else (False if seat.player in passed_opening else None)
         elif seat.player in passed_opening:
             opened = False
-        out.append(Rival(seat.player, seat.cards_drawn, aggression.get(seat.player, 0), opened))
+        habit = view.habit_of(seat.player)
+        known = habit is not None and habit.actions >= _HABIT_SAMPLE
+        loose = known and habit is not None and habit.aggressive > _LOOSE * habit.actions
+        sticky = known and habit is not None and habit.folds < _STICKY * habit.actions
+        out.append(
+            Rival(seat.player, seat.cards_drawn, aggression.get(seat.player, 0), opened, loose, sticky)
+        )
     return out
 
 
 def tries_for(rival: Rival, style: Style) -> int:
-    return 1 + min(rival.aggression, 2) if style.read_ranges else 1
+    """The opponent's hand is sampled as the best of this many: an aggressor's range is
+    narrower, unless he is aggressive all the time."""
+    if not style.read_ranges or rival.loose:
+        return 1
+    return 1 + min(rival.aggression, 2)
 
 
 def in_position(view: PlayerView) -> bool:
@@ -152,12 +168,15 @@ class Thresholds:
         return (self.call, self.bet, self.raise_)
 
 
-def thresholds(view: PlayerView, style: Style, opponents: int) -> Thresholds:
+def thresholds(view: PlayerView, style: Style, others: Sequence[Rival]) -> Thresholds:
+    """Call above the pot odds plus a margin; bet and raise above a fair share of the pot plus
+    an edge, a thinner one (for ``esperto``) when every opponent calls everything."""
     to_call = facing(view)
     pot = view.table.pot
     odds = to_call / (pot + to_call) if to_call else 0.0
-    fair = 1.0 / (opponents + 1)
-    return Thresholds(odds + style.call_margin, fair + style.bet_edge, fair + style.raise_edge)
+    fair = 1.0 / (len(others) + 1)
+    thin = 0.5 if style.read_ranges and others and all(r.sticky for r in others) else 1.0
+    return Thresholds(odds + style.call_margin, fair + thin * style.bet_edge, fair + thin * style.raise_edge)
 
 
 def sized(view: PlayerView, legal: LegalAction, fraction: float, rng: random.Random, style: Style) -> Action:
@@ -185,8 +204,9 @@ def bet_or_check(
     *,
     last_round: bool,
     bluffing: bool = False,
+    callers: bool = False,
 ) -> Action:
-    """The betting rule shared by every variant (module doc)."""
+    """The betting rule shared by every variant (module doc); no bluff against ``callers``."""
     player = view.player
     raise_ = view.legal_of(ActionKind.RILANCIO)
     if facing(view):
@@ -200,8 +220,13 @@ def bet_or_check(
         if equity >= limits.bet:
             return sized(view, bet, 1.0 if equity > 0.85 else 0.6, rng, style)
         heads_up = sum(1 for s in view.table.seats if s.in_hand) == 2
-        if bluffing or (
-            last_round and heads_up and equity < 0.3 and in_position(view) and rng.random() < style.bluff
+        if (bluffing and not callers) or (
+            not callers
+            and last_round
+            and heads_up
+            and equity < 0.3
+            and in_position(view)
+            and rng.random() < style.bluff
         ):
             return sized(view, bet, 0.6, rng, style)
     return Action(player, ActionKind.PAROL)

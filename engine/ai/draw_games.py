@@ -165,11 +165,12 @@ def _bluffing(view: PlayerView) -> bool:
 
 def _bet(view: PlayerView, rng: random.Random, style: Style) -> Action:
     others = rivals(view)
-    limits = thresholds(view, style, len(others))
+    limits = thresholds(view, style, others)
+    callers = style.read_ranges and bool(others) and all(r.sticky for r in others)
     last = view.table.street is Street.SECONDO_GIRO
     bluffing = last and style.pat_bluff > 0 and _bluffing(view)
     equity = _equity(view, style, rng, others, limits.all())
-    return bet_or_check(view, equity, limits, style, rng, last_round=last, bluffing=bluffing)
+    return bet_or_check(view, equity, limits, style, rng, last_round=last, bluffing=bluffing, callers=callers)
 
 
 def decide_draw_game(view: PlayerView, rng: random.Random, style: Style) -> Action:

@@ -20,7 +20,8 @@ __all__ = ["decide_holdem"]
 
 def decide_holdem(view: PlayerView, rng: random.Random, style: Style) -> Action:
     others = rivals(view)
-    limits = thresholds(view, style, len(others))
+    limits = thresholds(view, style, others)
+    callers = style.read_ranges and bool(others) and all(r.sticky for r in others)
     tries = tuple(sorted(tries_for(r, style) for r in others))
     street = view.table.street
     hole = [c.code for c in view.cards]
@@ -33,4 +34,4 @@ def decide_holdem(view: PlayerView, rng: random.Random, style: Style) -> Action:
             hole, board, tries, rng,
             thresholds=limits.all(), min_samples=style.min_samples, max_samples=style.max_samples,
         )  # fmt: skip
-    return bet_or_check(view, equity, limits, style, rng, last_round=street is Street.RIVER)
+    return bet_or_check(view, equity, limits, style, rng, last_round=street is Street.RIVER, callers=callers)

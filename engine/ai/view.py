@@ -6,6 +6,10 @@ current hand that were addressed to everybody or to him. It holds plain values a
 objects only (ints, strings, enums, cards, tuples, the engine's frozen views and events), so no
 reference to the table, its deck, its random generator or another player's cards is reachable from
 it: a strategy cannot cheat even by accident.
+
+A human also remembers how each opponent has played so far; ``habits`` is that memory, counted
+from the public actions of every hand the view's events cover: for each player, his bets and
+raises, his calls and checks, and his folds in the betting rounds.
 """
 
 from __future__ import annotations
@@ -15,14 +19,63 @@ from dataclasses import dataclass
 
 from engine.actions import ActionKind, BetSizes, LegalAction
 from engine.cards import Card, deck_size_for_players, lowest_rank_for_deck
-from engine.events import Event, HandStarted
+from engine.events import ActionTaken, Event, HandStarted, Street, StreetStarted
 from engine.options import Limit, Mazzo, Variant
 from engine.ranking import Ranking
 from engine.table import Table, TableView
 
-__all__ = ["HandLog", "PlayerView", "view_for"]
+__all__ = ["Habit", "HandLog", "PlayerView", "view_for"]
 
 _SIZED = (ActionKind.APRO, ActionKind.PUNTO, ActionKind.RILANCIO)
+_BETTING = frozenset(
+    {Street.PRIMO_GIRO, Street.SECONDO_GIRO, Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER}
+)
+_AGGRESSIVE = frozenset({ActionKind.PUNTO, ActionKind.RILANCIO})
+_PASSIVE = frozenset({ActionKind.VEDO, ActionKind.PAROL})
+
+
+@dataclass(frozen=True, slots=True)
+class Habit:
+    """How one player has acted in the betting rounds of the hands seen so far."""
+
+    player: int
+    aggressive: int  # bets and raises
+    passive: int  # calls and checks
+    folds: int
+
+    @property
+    def actions(self) -> int:
+        return self.aggressive + self.passive + self.folds
+
+
+class _HabitCounter:
+    """Counts ``Habit``s from public events, following the street to skip the buio, the
+    opening and the draw (their words are not bets)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[int, list[int]] = {}
+        self.betting = False
+
+    def feed(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, StreetStarted):
+                self.betting = event.street in _BETTING
+            elif isinstance(event, ActionTaken) and self.betting and event.private_to is None:
+                kind = event.kind
+                slot = (
+                    0
+                    if kind in _AGGRESSIVE
+                    else 1
+                    if kind in _PASSIVE
+                    else 2
+                    if kind is ActionKind.PASSO
+                    else -1
+                )
+                if slot >= 0:
+                    self.counts.setdefault(event.player, [0, 0, 0])[slot] += 1
+
+    def habits(self) -> tuple[Habit, ...]:
+        return tuple(Habit(p, a, c, f) for p, (a, c, f) in sorted(self.counts.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +96,7 @@ class PlayerView:
     legal: tuple[LegalAction, ...]  # empty when it is not his turn
     bet_sizes: tuple[tuple[ActionKind, BetSizes], ...]  # the named amounts of his sized words
     history: tuple[Event, ...]  # this hand's events he was shown, in order
+    habits: tuple[Habit, ...]  # every player's betting habits over the hands seen (module doc)
 
     @property
     def my_turn(self) -> bool:
@@ -60,6 +114,12 @@ class PlayerView:
                 return sizes
         return None
 
+    def habit_of(self, player: int) -> Habit | None:
+        for habit in self.habits:
+            if habit.player == player:
+                return habit
+        return None
+
 
 def visible_to(events: Iterable[Event], player: int) -> tuple[Event, ...]:
     """The events a player is shown: public ones and those addressed to him."""
@@ -73,11 +133,19 @@ def _current_hand(events: tuple[Event, ...]) -> tuple[Event, ...]:
     return events
 
 
-def view_for(table: Table, player: int, public_events: Iterable[Event]) -> PlayerView:
+def view_for(
+    table: Table, player: int, public_events: Iterable[Event], habits: tuple[Habit, ...] | None = None
+) -> PlayerView:
     """The view of ``player``. ``public_events`` may hold anything the table emitted (private
-    events of other players included): only what he was shown, from the last ``HandStarted`` on,
-    enters the view."""
-    history = _current_hand(visible_to(public_events, player))
+    events of other players included): only what he was shown enters the view, the current hand
+    (from the last ``HandStarted``) as its history and every hand's public actions as ``habits``
+    (unless ``habits`` already counted them, as ``HandLog`` does)."""
+    seen = visible_to(public_events, player)
+    history = _current_hand(seen)
+    if habits is None:
+        counter = _HabitCounter()
+        counter.feed(seen)
+        habits = counter.habits()
     public = table.public_view()
     options = table.options
     variant = options.variant
@@ -117,21 +185,26 @@ def view_for(table: Table, player: int, public_events: Iterable[Event]) -> Playe
         legal=legal,
         bet_sizes=tuple(sizes),
         history=history,
+        habits=habits,
     )
 
 
 class HandLog:
-    """Collects a table's events as they come (a channel's transcript) and forgets the previous
-    hand when a new one starts; ``view`` filters them for one player."""
+    """Collects a table's events as they come (a channel's transcript): the current hand's
+    events (the previous hand's are dropped when a new one starts) and the players' habits over
+    every hand fed; ``view`` filters them for one player."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []
+        self._habits = _HabitCounter()
 
     def feed(self, events: Iterable[Event]) -> None:
+        events = list(events)
         for event in events:
             if isinstance(event, HandStarted):
                 self.events = []
             self.events.append(event)
+        self._habits.feed(events)
 
     def view(self, table: Table, player: int) -> PlayerView:
-        return view_for(table, player, self.events)
+        return view_for(table, player, self.events, self._habits.habits())

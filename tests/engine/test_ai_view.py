@@ -6,7 +6,7 @@ import dataclasses
 import enum
 
 from engine.actions import Action, BetSizes, LegalAction
-from engine.ai.view import HandLog, PlayerView, view_for
+from engine.ai.view import Habit, HandLog, PlayerView, view_for
 from engine.cards import Card
 from engine.events import CardsDealt, Event, HandStarted
 from engine.ranking import Ranking
@@ -28,9 +28,10 @@ ALLOWED_FIELDS = {
     "legal",
     "bet_sizes",
     "history",
+    "habits",
 }
 # Every value object a view may hold: frozen dataclasses of the engine's public vocabulary.
-VALUE_TYPES = (TableView, SeatView, LegalAction, BetSizes, Card, Event)
+VALUE_TYPES = (TableView, SeatView, LegalAction, BetSizes, Card, Event, Habit)
 
 
 def walk(value: object, path: str = "view") -> None:
