@@ -245,3 +245,17 @@ def test_decide_refuses_when_it_is_not_his_turn() -> None:
     view = game.log.view(game.table, 2)
     with pytest.raises(ValueError):
         decide(view, random.Random(0))
+
+
+def test_a_loose_aggressors_bet_is_not_read_as_strength() -> None:
+    from engine.ai.betting import STYLES, Level, Rival, thresholds, tries_for
+
+    style = STYLES[Level.ESPERTO]
+    tight = Rival(2, None, aggression=2, opened=None, loose=False, sticky=False)
+    loose = Rival(2, None, aggression=2, opened=None, loose=True, sticky=False)
+    assert tries_for(tight, style) == 3 and tries_for(loose, style) == 1
+    assert tries_for(tight, STYLES[Level.FACILE]) == 1
+    view = flop_game("7c 2d", bet=None).view()
+    station = Rival(2, None, aggression=0, opened=None, loose=False, sticky=True)
+    unknown = Rival(2, None, aggression=0, opened=None, loose=False, sticky=False)
+    assert thresholds(view, style, [station]).bet < thresholds(view, style, [unknown]).bet

@@ -149,3 +149,41 @@ def test_view_for_filters_other_players_private_events() -> None:
     assert sum(isinstance(e, CardsDealt) for e in events) == 3
     view = view_for(table, 1, events)
     assert [e.private_to for e in view.history if isinstance(e, CardsDealt)] == [1]
+
+
+def test_habits_count_the_betting_rounds_only_across_hands() -> None:
+    table = make_table("italiana", players=4)
+    log = HandLog()
+    everything: list[Event] = []
+
+    def feed(events: list[Event]) -> None:
+        log.feed(events)
+        everything.extend(events)
+
+    feed(
+        table.start_hand(
+            deck=stacked(["Th Ts 7c 8d 9s", "Jh Js 7d 8c Ac", "Qh 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"])
+        )
+    )
+    feed(act(table, 2, K.PASSO))  # declines the buio: not a betting word
+    feed(act(table, 2, K.PASSO))  # passes the opening: not a fold
+    feed(act(table, 3, K.APRO, 10))  # the opening: not counted either
+    feed(act(table, 4, K.RILANCIO, 10))
+    feed(act(table, 1, K.PASSO))
+    feed(act(table, 2, K.VEDO))
+    view = log.view(table, 3)
+    assert view.habit_of(4) == Habit(4, 1, 0, 0)
+    assert view.habit_of(1) == Habit(1, 0, 0, 1)
+    assert view.habit_of(2) == Habit(2, 0, 1, 0)
+    assert view.habit_of(3) is None
+    assert view_for(table, 3, everything).habits == view.habits  # one count, whoever keeps it
+    while table.hand_running:  # the rest of the hand: everyone gives up or checks
+        player = table.to_act or 0
+        words = {la.kind for la in table.legal_actions()}
+        feed(
+            act(table, player, K.SERVITO if K.SERVITO in words else K.PAROL if K.PAROL in words else K.PASSO)
+        )
+    feed(table.start_hand())
+    later = log.view(table, 3)
+    assert later.habits == view_for(table, 3, everything).habits
+    assert sum(h.actions for h in later.habits) >= sum(h.actions for h in view.habits)
