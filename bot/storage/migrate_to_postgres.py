@@ -36,6 +36,7 @@ TABLES: dict[str, str] = {
     "hand_seats": "hand_id, user_id",
     "movements": "id",
     "entries": "id",
+    "computers": "table_id, user_id",
 }
 _WITH_IDS = ("poker_tables", "hands", "movements", "entries")
 _TOTALS = (
