@@ -78,6 +78,8 @@ class LiveTable:
     """The deck of the current hand (the hand category in a player's DM depends on it)."""
     settings: TableSettings = field(default_factory=TableSettings)
     """The bot's own settings of this table (bot/table_settings.py)."""
+    computers: dict[int, str] = field(default_factory=dict)
+    """The level of each computer player seated here (negative ids; bot/computers.py)."""
 
     @property
     def variant(self) -> Variant:
@@ -183,6 +185,7 @@ class TableRegistry:
         )
         if row.last_hand_status == "cancelled":
             live.cancelled_hand = table.hand_number
+        live.computers = await self._storage.computer_levels(row.id)
         # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
         # the engine no longer has: pay it out now.
         in_engine = {seat.player for seat in table.public_view().seats}
@@ -249,14 +252,25 @@ class TableRegistry:
         self._tables[channel_id] = live
         return live
 
-    async def sit(self, live: LiveTable, player_id: int, amount: int) -> list[Event]:
-        """Buy in from the balance. During a hand the player waits for the next one."""
+    async def sit(
+        self, live: LiveTable, player_id: int, amount: int, *, level: str | None = None
+    ) -> list[Event]:
+        """Buy in from the balance. During a hand the player waits for the next one.
+
+        A computer player (negative id) comes with his `level`; the house account stakes him.
+        """
         _check_locked(live)
+        events = await self._sit(live, player_id, amount, level)
+        if level is not None:
+            live.computers[player_id] = level
+        return events
+
+    async def _sit(self, live: LiveTable, player_id: int, amount: int, level: str | None) -> list[Event]:
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.sit(player_id, amount)
             try:
-                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict())
+                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict(), level=level)
             except BaseException:
                 live.table = Table.from_dict(before, rng=self._rng_factory())
                 raise
@@ -270,7 +284,7 @@ class TableRegistry:
             raise UserError("Sei già seduto a questo tavolo.")
         if len(view.seats) >= live.options.max_seats:
             raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
-        await self._storage.buy_in(live.id, player_id, amount, None)
+        await self._storage.buy_in(live.id, player_id, amount, None, level=level)
         try:
             return live.table.sit(player_id, amount)
         except BaseException:
