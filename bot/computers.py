@@ -126,6 +126,7 @@ class ComputerPlayers:
         self._tasks: dict[int, asyncio.Task[None]] = {}  # channel -> the task playing there
         self._logs: dict[int, HandLog] = {}  # channel -> the public events seen (with habits)
         self._changes: dict[int, int] = {}  # channel -> how many changes were recorded
+        self._pausing: dict[int, asyncio.Task[None]] = {}  # channel -> its task, while in its pause
         self._rng = random.Random(secrets.randbits(64))
 
     # What the sessions tell -----------------------------------------------------------------------
@@ -141,7 +142,9 @@ class ComputerPlayers:
             return
         task = self._tasks.get(channel)
         if task is not None and not task.done():
-            return  # it plays on when it finishes (`_done`)
+            if self._pausing.get(channel) is not task:
+                return  # it plays on when it finishes (`_done`)
+            task.cancel()  # still pausing for a moment that is gone: pause again from now
         task = asyncio.get_running_loop().create_task(self._play(channel), name=f"computer-{channel}")
         self._tasks[channel] = task
         self.sessions.tasks.add(task)
@@ -195,7 +198,14 @@ class ComputerPlayers:
         settings = live.settings
         pause = self._rng.uniform(settings.computer_pause_min, settings.computer_pause_max)
         if pause > 0:
-            await asyncio.sleep(pause)
+            me = asyncio.current_task()
+            assert me is not None
+            self._pausing[channel] = me
+            try:
+                await asyncio.sleep(pause)
+            finally:
+                if self._pausing.get(channel) is me:
+                    del self._pausing[channel]
         live = tables.get(channel)
         if live is None or self._key(live) != key:
             return  # the table moved on meanwhile (a timeout, a leave): `_done` looks again
