@@ -33,11 +33,13 @@ def live_of(harness: Any) -> Any:
     return harness.bot.tables.get(channel_id(harness))
 
 
-def quick(harness: Any, pause: float = 0.0) -> None:
-    """Computer players act after ``pause`` seconds; turn timers on a clock nobody moves."""
+def quick(harness: Any, pause: float = 0.0) -> ManualClock:
+    """Computer players act after ``pause`` seconds; turn timers on a clock only the test moves."""
     for live in harness.bot.tables:
         live.settings = replace(live.settings, computer_pause_min=pause, computer_pause_max=pause)
-    harness.bot.sessions.timers.clock = ManualClock()
+    clock = ManualClock()
+    harness.bot.sessions.timers.clock = clock
+    return clock
 
 
 class CardWatch:
@@ -241,6 +243,36 @@ async def test_a_computer_dismissed_during_his_pause_never_acts(harness: Any) ->
     record = live.table.hand_record()["ops"][ops:]
     acts_of_leaver = [op for op in record if op[0] == "act" and op[1] == thinking]
     assert acts_of_leaver == []
+    assert await harness.bot.storage.check() == []
+
+
+async def test_a_computer_who_runs_out_of_time_is_timed_out_like_anyone(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto", "facile"))
+    clock = quick(harness, pause=60.0)  # longer than the 60 s turn, once the timer is armed
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)
+    slow = await harness.fake.wait_for(
+        lambda: computers.is_computer(live.table.to_act or 0) and live.table.to_act, "a computer's turn"
+    )
+    ops = len(live.table.hand_record()["ops"])
+    deadline = harness.bot.sessions.timers.deadline(channel_id(harness))
+    assert deadline is not None, "his turn has a timer like anyone's"
+    clock.advance(deadline - clock.now() + 1)
+    await harness.fake.wait_for(lambda: len(live.table.hand_record()["ops"]) > ops, "the timeout")
+    assert live.table.hand_record()["ops"][ops] == ["timeout"]
+    said = f"{computers.name_of(slow)} non risponde in tempo"
+    await harness.fake.wait_for(lambda: any(said in t for t in harness.public_texts()), "the timeout shown")
+    quick(harness)
+    harness.bot.sessions.computers.after(live)
+    while live.table.hand_running:
+        if live.table.to_act == alice.id:
+            await human_plays(harness, alice)
+        await harness.fake.wait_for(
+            lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+        )
     assert await harness.bot.storage.check() == []
 
 
