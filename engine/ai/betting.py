@@ -27,6 +27,7 @@ _AGGRESSIVE = frozenset({ActionKind.PUNTO, ActionKind.RILANCIO})
 _HABIT_SAMPLE = 30  # actions seen before a habit is trusted
 _LOOSE = 0.3  # share of bets and raises above which aggression means little
 _STICKY = 0.05  # share of folds below which a player is taken to call everything
+_LOOSE_DISCOUNT = 0.06  # less margin over the pot odds when a loose player is betting
 
 
 class Level(StrEnum):
@@ -169,14 +170,18 @@ class Thresholds:
 
 
 def thresholds(view: PlayerView, style: Style, others: Sequence[Rival]) -> Thresholds:
-    """Call above the pot odds plus a margin; bet and raise above a fair share of the pot plus
-    an edge, a thinner one (for ``esperto``) when every opponent calls everything."""
+    """Call above the pot odds plus a margin (``esperto``: a smaller one when a loose player has
+    bet); bet and raise above a fair share of the pot plus an edge, a thinner one (``esperto``)
+    when every opponent calls everything."""
     to_call = facing(view)
     pot = view.table.pot
     odds = to_call / (pot + to_call) if to_call else 0.0
     fair = 1.0 / (len(others) + 1)
     thin = 0.5 if style.read_ranges and others and all(r.sticky for r in others) else 1.0
-    return Thresholds(odds + style.call_margin, fair + thin * style.bet_edge, fair + thin * style.raise_edge)
+    margin = style.call_margin
+    if style.read_ranges and any(r.loose and r.aggression for r in others):
+        margin -= _LOOSE_DISCOUNT  # a habitual bettor's bet is often a bluff
+    return Thresholds(odds + margin, fair + thin * style.bet_edge, fair + thin * style.raise_edge)
 
 
 def sized(view: PlayerView, legal: LegalAction, fraction: float, rng: random.Random, style: Style) -> Action:
