@@ -4,14 +4,17 @@ showing their cards, dismissed mid-hand, and playing on after a restart."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from bot import computers
+from bot import computers as bot_computers
 from bot.timers import ManualClock
 from engine.actions import ActionKind
+from engine.ai import decide
 from engine.cards import Card
 from engine.events import CardsDealt, CardsDrawn, HandShown, OpeningShown
 from engine.history import replay
@@ -300,6 +303,42 @@ async def test_a_restart_during_a_computers_turn_seats_him_again_and_he_plays_on
     _, events = replay(live_of(harness).table.hand_record())
     assert any(computers.is_computer(getattr(e, "player", 0)) for e in events), "the computers played"
     assert await storage.check() == []
+
+
+async def test_a_computer_decides_off_the_lock_on_what_his_seat_may_know(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await open_with_computers(harness, alice, "italiana", ("esperto", "facile"))
+    release = threading.Event()
+    seen: list[Any] = []
+
+    def thinking(view: Any, rng: Any, level: Any) -> Any:
+        seen.append(view)
+        assert release.wait(10), "the test never let him decide"
+        return decide(view, rng, level)
+
+    monkeypatch.setattr(bot_computers, "decide", thinking)
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)
+    await harness.fake.wait_for(lambda: seen, "a computer to be deciding")
+    [view] = seen
+    # He is still deciding, and the table's lock is free (the command that gave him the turn is done).
+    await harness.fake.wait_for(lambda: not live.lock.locked(), "the table's lock to be free")
+    assert live.table.to_act == view.player
+    # Meanwhile the table serves everybody at once: bob sits down (for the next hand), answered directly.
+    sat = await harness.slash(bob, "tavolo siedi", channel="poker", buyin=300)
+    assert not sat.ephemeral and not sat.deferred
+    # What he knew: his own cards, and only events shown to everybody.
+    assert view.cards == live.table.cards_of(view.player) and view.player == live.table.to_act
+    assert view.history and all(e.private_to is None for e in view.history)
+    others = {c for s in live.view().seats if s.player != view.player for c in live.table.cards_of(s.player)}
+    assert not others & set(view.cards)
+    release.set()
+    await harness.fake.wait_for(lambda: live.table.to_act != view.player, "his word")
+    assert await harness.bot.storage.check() == []
 
 
 async def test_who_may_seat_and_dismiss_computers_and_how_many(harness: Any) -> None:
