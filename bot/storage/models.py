@@ -168,7 +168,10 @@ class TableSessionSummary:
 
 @dataclass(frozen=True)
 class StoredHand:
-    """One hand of a table as stored, for replays: `record` is None unless it finished."""
+    """One hand of a table as stored, for replays: `record` is None unless it finished.
+
+    `status` is 'running', 'finished', 'cancelled', or 'missing' when the table has no such hand.
+    """
 
     table_id: int
     number: int

@@ -155,8 +155,8 @@ async def table_summary(conn: Conn, table_id: int) -> TableSessionSummary | None
 
 async def stored_hand(conn: Conn, channel_id: int, number: int | None) -> StoredHand | None:
     """Hand `number` of the channel's latest table (the open one, or the last closed), or its latest
-    hand that is over when `number` is None. None when the channel never had a table or that hand
-    does not exist."""
+    hand that is over when `number` is None. None when the channel never had a table; status
+    ``'missing'`` (and no record) when that table has no such hand."""
     table = await conn.fetchone(
         "SELECT t.id, t.variant, (SELECT COALESCE(MAX(h.number), 0) FROM hands AS h WHERE h.table_id = t.id)"
         " FROM poker_tables AS t WHERE t.channel_id = ? ORDER BY t.id DESC LIMIT 1",
@@ -172,7 +172,14 @@ async def stored_hand(conn: Conn, channel_id: int, number: int | None) -> Stored
         (table_id, number, number),
     )
     if hand is None:
-        return None
+        return StoredHand(
+            table_id=table_id,
+            number=number or 0,
+            status="missing",
+            variant=variant,
+            record=None,
+            last_number=last,
+        )
     return StoredHand(
         table_id=table_id,
         number=int(hand[0]),

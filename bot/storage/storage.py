@@ -439,7 +439,8 @@ class Storage:
         return found
 
     async def stored_hand(self, channel_id: int, number: int | None = None) -> StoredHand | None:
-        """Hand `number` of the channel's latest table, or its latest hand that is over; None if none."""
+        """Hand `number` of the channel's latest table, or its latest hand that is over (status
+        'missing' when there is no such hand); None when the channel never had a table."""
         async with self._transaction(write=False) as conn:
             return await stats.stored_hand(conn, channel_id, number)
 

@@ -216,7 +216,8 @@ async def test_table_summary_counts_the_night_from_the_ledger(storage: Storage) 
 async def test_stored_hand_finds_the_channels_latest_table_and_hand(storage: Storage) -> None:
     assert await storage.stored_hand(CHANNEL) is None
     table = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", OPTIONS, state_of({}))
-    assert await storage.stored_hand(CHANNEL) is None
+    empty = await storage.stored_hand(CHANNEL)
+    assert empty is not None and (empty.status, empty.number, empty.last_number) == ("missing", 0, 0)
     await storage.buy_in(table, ALICE, 300)
     await storage.buy_in(table, BOB, 300)
     first = await play(
@@ -231,10 +232,12 @@ async def test_stored_hand_finds_the_channels_latest_table_and_hand(storage: Sto
     await storage.recover()
     latest = await storage.stored_hand(CHANNEL)
     assert latest is not None and (latest.number, latest.status) == (2, "cancelled")
-    assert await storage.stored_hand(CHANNEL, 3) is None
+    missing = await storage.stored_hand(CHANNEL, 3)
+    assert missing is not None and (missing.status, missing.number, missing.last_number) == ("missing", 3, 2)
     await storage.close_table(table, {ALICE: 310, BOB: 290})
     closed = await storage.stored_hand(CHANNEL, 1)
     assert closed is not None and closed.table_id == table and closed.status == "finished"
     # A new table in the channel: its hands, not the old one's.
     await storage.create_table(GUILD, CHANNEL, BOB, "texas", OPTIONS, state_of({}))
-    assert await storage.stored_hand(CHANNEL, 1) is None
+    fresh = await storage.stored_hand(CHANNEL, 1)
+    assert fresh is not None and fresh.table_id != table and fresh.status == "missing"
