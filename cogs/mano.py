@@ -35,6 +35,8 @@ UNREADABLE = "La mano n. {number} non si può rivedere: il suo registro non è l
 def no_such_hand(number: int, last: int) -> str:
     if last == 0:
         return f"La mano n. {number} non esiste: a questo tavolo non si è ancora giocata nessuna mano."
+    if last == 1:
+        return f"La mano n. {number} non esiste: a questo tavolo c'è solo la mano n. 1."
     return f"La mano n. {number} non esiste: a questo tavolo le mani vanno dalla n. 1 alla n. {last}."
 
 
