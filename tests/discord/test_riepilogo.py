@@ -8,9 +8,11 @@ from typing import Any
 
 from PIL import Image
 
+from bot import night_summary
 from bot.night_summary import CHART_FILE
 from bot.pictures import ResultRow
-from bot.pictures.charts import chart_geometry
+from bot.pictures._canvas import GREEN_BAR, RED_BAR
+from bot.pictures.charts import CHART_ROW_HEIGHT, chart_geometry
 from bot.tables import NO_TABLE
 from tests.discord.test_gioco_support import Game
 from tests.discord.test_mano import checked_down
@@ -47,7 +49,13 @@ async def test_riepilogo_during_the_night(harness: Any) -> None:
     image = chart_of(message)
     rows = [ResultRow("bob", 10), ResultRow("alice", -10)]
     geometry = chart_geometry(rows, "Risultati della serata")
-    assert image.size == (geometry.width, geometry.height), "one bar per player, named as Discord shows them"
+    assert image.size == (geometry.width, geometry.height), "one bar per player"
+    rgb = image.convert("RGB")
+    first, second = (geometry.rows_top + i * CHART_ROW_HEIGHT + CHART_ROW_HEIGHT // 2 for i in (0, 1))
+    assert rgb.getpixel((geometry.zero_x + 3, first)) == GREEN_BAR, "bob's win first, to the right"
+    assert rgb.getpixel((geometry.zero_x - 3, second)) == RED_BAR, "alice's loss second, to the left"
+    names = await night_summary.display_names(harness.bot, [bob.id, alice.id])
+    assert names == {bob.id: "Bob", alice.id: "Alice"}, "the chart names players as Discord shows them"
     game.finish()
 
 
