@@ -2,7 +2,10 @@
 
 The figures are aggregates the storage computes (bot/storage/stats.py) over one row per player per
 finished hand; this module only words them. "Best hand" is the hand with the highest strength the
-player showed at a showdown, in the engine's order of that variant's ranking (rules §1).
+player showed at a showdown, in the engine's order of that variant's ranking (rules §1). A strength
+starts with the hand's category position in its own ranking, so poker tradizionale played with the
+American deck (international ranking) and with the short deck compare by "the higher category of its
+game" first; the scala reale cycle (rules §1.1) is not an order, and the massima counts as the best.
 """
 
 from __future__ import annotations
