@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.storage.models import HandPlayer
-from engine._table_rules import deck_for_hand
 from engine.cards import format_cards, lowest_rank_for_deck
 from engine.events import (
     ActionTaken,
@@ -28,6 +27,7 @@ from engine.events import (
 from engine.history import replay
 from engine.options import TableOptions
 from engine.ranking import category_of, fast_evaluator
+from engine.variants import deck_for
 
 __all__ = ["PlayerSummary", "summarize", "summarize_record"]
 
@@ -69,7 +69,7 @@ def summarize(events: Iterable[Event], options: TableOptions) -> tuple[PlayerSum
                     (showdown if event.shown else uncontested)[winner] += 1
         elif isinstance(event, HandShown) and event.player in net:
             shown[event.player] = event
-    _, ranking = deck_for_hand(options, len(players))
+    _, ranking = deck_for(options, len(players))
     evaluator = fast_evaluator(ranking, lowest_rank_for_deck(started.deck_size))
     summaries = []
     for player in players:
