@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.bench_eval", "bench.bench_engine", "bench.bench_discord", "bench.bench_ai")
+BENCHMARKS = ("bench.bench_eval", "bench.bench_engine", "bench.bench_discord")
 
 
 def main(argv: list[str]) -> int:
