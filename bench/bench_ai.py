@@ -18,6 +18,7 @@ Times are wall-clock on a shared machine: compare ratios within one run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -111,7 +112,11 @@ def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_ai", description=__doc__.split("\n")[0])
     parser.add_argument("--mani", type=int, default=300)
     args = parser.parse_args(list(argv))
-    print(f"Python {sys.version.split()[0]}; {PLAYERS} computer players, {args.mani} hands per row")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"Python {sys.version.split()[0]}, load average {load}; "
+        f"{PLAYERS} computer players, {args.mani} hands a row"
+    )
     italian_eval, holdem_eval = evaluation_cost(Ranking.ITALIANA), evaluation_cost(Ranking.INTERNAZIONALE)
     italian_sample, holdem_sample = sample_cost(Ranking.ITALIANA), sample_cost(Ranking.INTERNAZIONALE)
     print(

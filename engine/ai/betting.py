@@ -1,13 +1,12 @@
 """What the computer players of every variant share: the two levels, what the history says about
 each opponent, and the betting rule.
 
-The shared part: the two styles, what the history says about each opponent (has he
-bet or raised, did he pass the opening), and the betting rule every variant uses once it has an
-equity (``engine.ai.equity``): call when the equity beats the pot odds, bet or raise for value
-when it clearly beats a fair share of the pot, otherwise check or fold, bluff now and then where a
-bluff is cheap. The variant modules (``engine.ai.draw_games``, ``engine.ai.holdem``) compute the
-equity and make the variant's own decisions (opening, buio, the draw).
-
+Each opponent still in is read from the hand's public history (has he bet or raised, did he pass
+the opening, how many cards did he change) and from his habits over the hands seen (does he bet
+all the time, does he ever fold). The betting rule, once a variant module (``engine.ai.draw_games``,
+``engine.ai.holdem``) has an equity (``engine.ai.equity``): call when the equity beats the pot
+odds, bet or raise for value when it clearly beats a fair share of the pot, otherwise check or
+fold, and bluff now and then where a bluff is cheap.
 """
 
 from __future__ import annotations
@@ -40,8 +39,8 @@ class Style:
     """What sets the levels apart.
 
     ``esperto`` samples more, reads the opponents' ranges (the opening requirement, passes,
-    aggression), demands a margin over the pot odds, bets for value by the number of players
-    still in, and bluffs rarely. ``facile`` estimates roughly against random hands, calls too
+    aggression, habits), demands a margin over the pot odds, bets for value by the number of
+    players still in, and bluffs rarely. ``facile`` estimates roughly against random hands, calls too
     much, bets only strong hands, sizes its bets at random, draws a kicker to a pair."""
 
     min_samples: int

@@ -66,7 +66,9 @@ class CardWatch:
         found = []
         for message in self.h.messages("poker"):
             for attachment in message.attachments:
-                found.append(attachment.data.decode("utf-8", "replace"))
+                found.append(f"{attachment.filename}\n{attachment.description or ''}")
+                if attachment.content_type.startswith("text/"):
+                    found.append(attachment.data.decode("utf-8", "replace"))
         return found
 
     def check(self, cards: set[Card], where: str) -> None:
@@ -170,9 +172,18 @@ async def test_one_human_and_three_computers_play_hands_with_every_chip_accounte
     board = await harness.slash(alice, "classifica")
     assert computers.ROBOT not in board.text() and "<@0>" not in board.text() and "<@-" not in board.text()
 
+    carried = live_of(harness).view().carried
+    table_id = live_of(harness).id
     closed = await harness.slash(alice, "tavolo chiudi", channel="poker")
     assert not closed.ephemeral, closed.content
     assert await harness.bot.storage.check() == []
+    # The night's summary names the computers as players and the house as nobody.
+    night = await harness.bot.storage.table_summary(table_id)
+    assert {p.user_id for p in night.players} == {alice.id, -1, -2, -3}
+    if carried == 0:
+        assert sum(p.net for p in night.players) == 0, "the table's nets add up"
+    await harness.settle()
+    assert not any("giocatore -" in t or "giocatore 0" in t for t in harness.public_texts())
     human = await harness.bot.storage.balance(harness.guild_id, alice.id)
     house = await harness.bot.storage.house_balance(harness.guild_id)
     issued_to_house = STARTING + (3 * buy_in - STARTING)

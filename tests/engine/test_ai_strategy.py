@@ -113,15 +113,15 @@ def test_opens_with_a_bilateral_four_card_straight_flush() -> None:
 
 
 @pytest.mark.parametrize("level", [11, 12, 13])
-def test_the_requirement_check_agrees_with_the_engine(level: str) -> None:
+def test_the_requirement_check_agrees_with_the_engine(level: int) -> None:
     rng = random.Random(level)
     full = deck(32)
     for _ in range(150):
         hand = rng.sample(full, 5)
-        game = opening_game(" ".join(c.ascii for c in hand), level_rises=int(level) - 11)
+        game = opening_game(" ".join(c.ascii for c in hand), level_rises=level - 11)
         player = first_speaker(game)
         mine = game.table.cards_of(player)
-        expected = qualifies_to_open([c.code for c in mine], int(level), Ranking.ITALIANA, 7)
+        expected = qualifies_to_open([c.code for c in mine], level, Ranking.ITALIANA, 7)
         try:
             game.act(player, K.APRO, 10)
             accepted = True

@@ -118,7 +118,9 @@ def test_the_gain_is_counted_in_cip_per_seat() -> None:
     assert any(x != 0 for x in result.per_hand)
 
 
-@pytest.mark.parametrize(("variant", "hands"), [(Variant.TEXAS, 400), (Variant.ITALIANA, 400)])
+@pytest.mark.parametrize(
+    ("variant", "hands"), [(Variant.TEXAS, 400), (Variant.ITALIANA, 400), (Variant.TRENTADUE, 400)]
+)
 def test_esperto_beats_the_call_station(variant: Variant, hands: int) -> None:
     data = duel(variant, Level.ESPERTO, hands, "chiamatore", seed=11).to_json()
     assert data["guadagno_per_100_mani"] > 2 * data["errore_standard"] > 0, data
