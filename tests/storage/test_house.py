@@ -105,3 +105,18 @@ async def test_a_computer_without_a_level_or_a_player_with_one_is_refused(
     with pytest.raises(db.integrity_error):
         await storage.buy_in(table, GINO, 300, level="fortissimo")
     assert await db.dump() == before
+
+
+async def test_the_nights_summary_reads_a_computers_result_from_his_seat(storage: Storage) -> None:
+    table = await storage.create_table(GUILD, CHANNEL, ALICE, "italiana", {}, state_of({}))
+    await storage.buy_in(table, ALICE, 300)
+    await storage.buy_in(table, GINO, 300, level="facile")
+    await storage.buy_in(table, PINA, 200, level="esperto")
+    start = {ALICE: 300, GINO: 300, PINA: 200}
+    hand = await storage.begin_hand(table, start, 0, state_of(start))
+    end = {ALICE: 250, GINO: 380, PINA: 170}
+    await storage.finish_hand(table, hand, end, 0, state_of(end), {"n": 1})
+    assert await storage.cash_out(table, PINA, state_of({ALICE: 250, GINO: 380})) == 170
+    night = await storage.table_summary(table)
+    nets = {p.user_id: p.net for p in night.players}
+    assert nets == {ALICE: -50, GINO: 80, PINA: -30}, "the house is nobody's result"
