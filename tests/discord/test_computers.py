@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot import computers
-from bot import computers as bot_computers
 from bot.timers import ManualClock
 from engine.actions import ActionKind
 from engine.ai import decide
@@ -329,7 +329,7 @@ async def test_a_computer_decides_off_the_lock_on_what_his_seat_may_know(
         assert release.wait(10), "the test never let him decide"
         return decide(view, rng, level)
 
-    monkeypatch.setattr(bot_computers, "decide", thinking)
+    monkeypatch.setattr(computers, "decide", thinking)
     await harness.slash(alice, "tavolo inizia", channel="poker")
     live = live_of(harness)
     if live.table.to_act == alice.id:
@@ -373,3 +373,14 @@ async def test_who_may_seat_and_dismiss_computers_and_how_many(harness: Any) -> 
     nobody = await harness.slash(alice, "tavolo congeda", channel="poker")
     assert nobody.ephemeral and nobody.content == "A questo tavolo non siede nessun giocatore del computer."
     assert await harness.bot.storage.check() == []
+
+
+async def test_dismiss_offers_the_names_of_the_computers_at_the_table(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "32carte", ("facile", "esperto"))
+    cog = harness.bot.get_cog("Tavolo")
+    asked = SimpleNamespace(channel_id=channel_id(harness))
+    offered = await cog._computer_names(asked, "")
+    assert [c.value for c in offered] == [computers.name_of(-1), computers.name_of(-2)]
+    assert [c.name for c in await cog._computer_names(asked, "zia")] == ["🤖 Zia Pina"]
+    assert await cog._computer_names(SimpleNamespace(channel_id=1), "") == [], "no table, no names"
