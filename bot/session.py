@@ -31,6 +31,8 @@ import discord
 
 from bot import reading, render, views
 from bot.card_pictures import TablePicture, hand_files, hand_picture, showdown_rows
+from bot.computers import ComputerPlayers, is_computer
+from bot.computers import name_of as computer_name
 from bot.errors import UserError
 from bot.fair_deck import add_to_embed
 from bot.storage import StorageError
@@ -180,6 +182,7 @@ class TableSession:
             del self.log[: -4 * render.LOG_LINES]
         self.rearm(events)
         self.changed()
+        self.owner.computers.after(live, events)
         return dms
 
     def _cards_dm(self, player: int, heading: str) -> DM:
@@ -195,7 +198,7 @@ class TableSession:
             heading=heading,
             positions=reading.before_draw(live.table.street) and live.table.hand_running,
         )
-        return DM(player, text, hand_picture(cards))
+        return DM(player, text, None if is_computer(player) else hand_picture(cards))
 
     def rearm(self, events: Sequence[Event] = (), *, force: bool = False) -> None:
         """Start the turn timer of the player to act when the turn moved (or he just acted)."""
@@ -500,6 +503,8 @@ class Sessions:
         self.retry_max = RETRY_MAX
         self._by_channel: dict[int, TableSession] = {}
         self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
+        self.computers = ComputerPlayers(self)
+        """Plays the computer players' turns (bot/computers.py)."""
         self.names: dict[int, str] = {}
         """Display names of the players met through their commands and clicks (showdown pictures)."""
 
@@ -508,6 +513,8 @@ class Sessions:
         self.names[user.id] = user.display_name
 
     def name_of(self, player: int) -> str:
+        if is_computer(player):
+            return computer_name(player)
         known = self.names.get(player)
         if known is None:
             user = self.bot.get_user(player)
@@ -536,6 +543,7 @@ class Sessions:
         session.closed = True
         self.timers.cancel(session.channel_id)
         self.calls.end(session.channel_id)
+        self.computers.forget(session.channel_id)
         if self._by_channel.get(session.channel_id) is session:
             del self._by_channel[session.channel_id]
 
@@ -549,8 +557,10 @@ class Sessions:
             if live.cancelled_hand is not None and live.message_id is not None:
                 session.log = [render.CANCELLED_BY_RESTART]
                 session.changed()
+            self.computers.after(live)  # a computer whose turn it is plays
 
     async def close(self, grace: float = 2.0) -> None:
+        self.computers.stop()
         await self.timers.close()
         await self.calls.close(grace)
         for session in list(self._by_channel.values()):
@@ -576,6 +586,8 @@ class Sessions:
         """Send the private cards; a refused DM is noted on the table message, the game goes on."""
         failed: list[int] = []
         for player, text, picture in dms:
+            if is_computer(player):
+                continue  # he reads his cards from the table (bot/computers.py), never by DM
             try:
                 await (await self._dm_channel(player)).send(text, files=hand_files(picture))
             except discord.NotFound:

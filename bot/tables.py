@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.errors import UserError
 from bot.fair_deck import FairDeck, with_fairness
+from bot.hand_summary import summarize
 from bot.storage import Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
@@ -82,6 +83,10 @@ class LiveTable:
     fair: FairDeck | None = None
     """The committed deck of the running (or last) hand (bot/fair_deck.py): its reveal names every
     card, so it is shown only once the hand has ended; None for a stacked deck or after a restart."""
+    computers: dict[int, str] = field(default_factory=dict)
+    """The level of each computer player seated here (negative ids; bot/computers.py)."""
+    hand_events: list[Event] = field(default_factory=list)
+    """The public events of the running hand, for its summary (bot/hand_summary.py) at its end."""
 
     @property
     def variant(self) -> Variant:
@@ -187,6 +192,7 @@ class TableRegistry:
         )
         if row.last_hand_status == "cancelled":
             live.cancelled_hand = table.hand_number
+        live.computers = await self._storage.computer_levels(row.id)
         # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
         # the engine no longer has: pay it out now.
         in_engine = {seat.player for seat in table.public_view().seats}
@@ -253,14 +259,25 @@ class TableRegistry:
         self._tables[channel_id] = live
         return live
 
-    async def sit(self, live: LiveTable, player_id: int, amount: int) -> list[Event]:
-        """Buy in from the balance. During a hand the player waits for the next one."""
+    async def sit(
+        self, live: LiveTable, player_id: int, amount: int, *, level: str | None = None
+    ) -> list[Event]:
+        """Buy in from the balance. During a hand the player waits for the next one.
+
+        A computer player (negative id) comes with his `level`; the house account stakes him.
+        """
         _check_locked(live)
+        events = await self._sit(live, player_id, amount, level)
+        if level is not None:
+            live.computers[player_id] = level
+        return events
+
+    async def _sit(self, live: LiveTable, player_id: int, amount: int, level: str | None) -> list[Event]:
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.sit(player_id, amount)
             try:
-                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict())
+                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict(), level=level)
             except BaseException:
                 live.table = Table.from_dict(before, rng=self._rng_factory())
                 raise
@@ -274,7 +291,7 @@ class TableRegistry:
             raise UserError("Sei già seduto a questo tavolo.")
         if len(view.seats) >= live.options.max_seats:
             raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
-        await self._storage.buy_in(live.id, player_id, amount, None)
+        await self._storage.buy_in(live.id, player_id, amount, None, level=level)
         try:
             return live.table.sit(player_id, amount)
         except BaseException:
@@ -354,6 +371,7 @@ class TableRegistry:
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
         live.dealt = frozenset(stacks)
+        live.hand_events = [e for e in events if e.private_to is None]
         live.paid.clear()
         live.cancelled_hand = None
         try:
@@ -375,6 +393,7 @@ class TableRegistry:
         """
         _check_locked(live)
         events = step()
+        live.hand_events.extend(e for e in events if e.private_to is None)
         live.released.update(_released(events))
         if live.hand_id is not None and not live.table.hand_running:
             await self._finish_hand(live, events)
@@ -396,9 +415,11 @@ class TableRegistry:
         for player_id in gone:
             stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
+        players = summarize(live.hand_events, live.options)
         record = with_fairness(live.table.hand_record(), live.fair)
-        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, record)
+        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, record, players)
         live.hand_id = None
+        live.hand_events = []
         for player_id in gone:
             await self._storage.cash_out(live.id, player_id, state)
         live.released.clear()

@@ -29,6 +29,7 @@ import discord
 
 from bot.errors import UserError
 from bot.storage import StorageError
+from bot.storage.ledger import is_computer
 from bot.timers import Clock
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class TurnCalls:
             return
         self.end(live.channel_id)
         after = live.settings.ping_after
-        if after is None:
+        if after is None or is_computer(player):  # a computer player is never pinged
             return
         call = _Call(live.channel_id, live.guild_id, player, table.hand_number, self._clock().now() + after)
         self._calls[live.channel_id] = call

@@ -34,8 +34,10 @@ TABLES: dict[str, str] = {
     "seats": "table_id, user_id",
     "hands": "id",
     "hand_seats": "hand_id, user_id",
+    "hand_players": "hand_id, user_id",
     "movements": "id",
     "entries": "id",
+    "computers": "table_id, user_id",
     "player_settings": "guild_id, user_id",
 }
 _WITH_IDS = ("poker_tables", "hands", "movements", "entries")

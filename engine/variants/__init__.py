@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from engine.options import Variant
+from engine.options import TableOptions, Variant
+from engine.ranking import Ranking
 from engine.table import Table
 from engine.variants.italiana import ItalianaTable
 from engine.variants.texas import TexasTable
 from engine.variants.trentadue import TrentadueTable
 
-__all__ = ["ItalianaTable", "TexasTable", "TrentadueTable", "table_class"]
+__all__ = ["ItalianaTable", "TexasTable", "TrentadueTable", "deck_for", "table_class"]
 
 _CLASSES: dict[Variant, type[Table]] = {
     Variant.ITALIANA: ItalianaTable,
@@ -20,3 +21,9 @@ _CLASSES: dict[Variant, type[Table]] = {
 def table_class(variant: Variant) -> type[Table]:
     """The table class that plays ``variant``."""
     return _CLASSES[variant]
+
+
+def deck_for(options: TableOptions, players: int) -> tuple[int, Ranking]:
+    """Deck size and ranking of a hand of ``options`` dealt to ``players`` (rules §2, §3, §4): the
+    game's own rule, asked of an empty table of that game."""
+    return table_class(options.variant)(options).deck_for(players)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.card_pictures import showdown_rows
+from bot.night_summary import CHART_FILE
 from bot.pictures import board_png, showdown_png
 from bot.timers import ManualClock
 from engine.cards import Card, parse_cards
@@ -188,25 +189,27 @@ class Game:
                 hand.checked = True
         allowed = set(self.pictures)
         allowed |= {board_png(board) for hand in self.hands for board in hand.boards if board}
-        for message_id, data in public_attachments(self.h).items():
+        for message_id, data in public_attachments(self.h, self.channel).items():
             assert data in allowed, f"message {message_id} shows a picture of cards that are not public"
 
-    @property
-    def public_pictures(self) -> list[bytes]:
-        return list(public_attachments(self.h).values())
+
+NOT_CARDS = frozenset({CHART_FILE})
+"""Public pictures that hold no card at all (the night's results chart)."""
 
 
-def public_attachments(harness: Any) -> dict[int, bytes]:
-    """Every file ever attached to a public message of a guild channel (each version of each
-    message), by attachment id, with the bytes the bot uploaded."""
+def public_attachments(harness: Any, channel: str) -> dict[int, bytes]:
+    """Every file ever attached to a public message of the channel (each version of each message),
+    by attachment id, with the bytes the bot uploaded; pictures with no card left out."""
     fake = harness.fake
     found: dict[int, bytes] = {}
+    wanted = harness.channel(channel).id
     for message in fake.store.values():
-        channel = fake._channel_by_id(message.channel_id)
-        if channel is None or channel.is_dm or message.ephemeral:
+        if message.channel_id != wanted or message.ephemeral:
             continue
         for version in message.history:
             for attachment in version.get("attachments") or []:
+                if attachment["filename"] in NOT_CARDS:
+                    continue
                 aid = int(attachment["id"])
                 found[aid] = fake._attachments[aid][1]
     return found

@@ -263,7 +263,18 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "controbuio": "counterblind",
         "carte": "cards",
     }
-    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita", "avvisi", *game}
+    assert names == {
+        "tavolo",
+        "saldo",
+        "bonus",
+        "classifica",
+        "storico",
+        "accredita",
+        "mano",
+        "statistiche",
+        "avvisi",
+        *game,
+    }
     english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
     assert (
         english
@@ -274,6 +285,8 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
             "classifica": "leaderboard",
             "storico": "history",
             "accredita": "grant",
+            "mano": "hand",
+            "statistiche": "stats",
             "avvisi": "notifications",
         }
         | game
@@ -289,6 +302,9 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "regole": "rules",
         "chiudi": "close",
         "rientra": "return",
+        "computer": "computer",
+        "congeda": "dismiss",
+        "riepilogo": "summary",
     }
     for command in harness.synced_commands:
         for kind, item in _walk_localized(command):

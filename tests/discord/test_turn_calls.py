@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from bot import computers
 from bot.turn_calls import BAD_PING
 from fakediscord.model import FakeMessage
+from tests.discord.test_computers import live_of, open_with_computers, quick
 from tests.discord.test_gioco_support import Game, stacked
 
 
@@ -181,3 +183,20 @@ async def test_a_restart_takes_the_call_away(harness: Any) -> None:
     await harness.restart()
     assert call.deleted and call.deleted_by == "bot"
     game.finish()
+
+
+async def test_a_computer_player_is_never_called(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto",), avviso="0")
+    quick(harness, pause=30.0)  # the computer thinks for a long time: a call would have its chance
+    clock = harness.bot.sessions.timers.clock
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        assert_only_pings(await called(harness, alice), alice)
+        await harness.slash(alice, "vedo", channel="poker")
+    await harness.fake.wait_for(lambda: computers.is_computer(live.table.to_act or 0), "the computer's turn")
+    clock.advance(10)
+    await harness.settle()
+    assert calls(harness) == [], "nobody is called while a computer thinks"
+    assert all(m.notified in ([], [alice.id]) for m in harness.fake.store.values())
