@@ -219,7 +219,11 @@ class TableSession:
         fresh = force or acted or before != turn or timers.deadline(self.channel_id) is None
         if fresh:
             timers.arm(self.channel_id, self.live.options.timeout)
-        self.owner.calls.update(self.live, fresh=fresh)  # bot/turn_calls.py: one call per turn
+        self.owner.calls.update(self.live, fresh=fresh, posted=self._posted)  # bot/turn_calls.py
+
+    def _posted(self) -> bool:
+        """Whether the channel has the current hand's table message (turn calls wait for it)."""
+        return self.live.message_id is not None and self.message_hand == self.live.table.hand_number
 
     # Rendering -------------------------------------------------------------------------------------
 

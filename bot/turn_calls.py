@@ -45,6 +45,9 @@ PING_WORDS_OFF = frozenset({"off", "no", "mai", "spento", "nessuno"})
 PING_MAX = 3600
 BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
 _NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+POSTED_WAIT_STEP = 0.05
+POSTED_WAIT_STEPS = 60
+"""A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
 
 
 def parse_ping_after(text: str | None, default: int | None = 15) -> int | None:
@@ -77,6 +80,7 @@ class _Call:
     player: int
     hand_number: int
     due: float
+    posted: Callable[[], bool]
     task: asyncio.Task[None] | None = None
     message_id: int | None = None
     sending: bool = False
@@ -95,8 +99,10 @@ class TurnCalls:
 
     # What the session tells -----------------------------------------------------------------------
 
-    def update(self, live: LiveTable, *, fresh: bool) -> None:
-        """The turn of ``live`` moved (``fresh``: a new turn period began) or the hand stopped."""
+    def update(self, live: LiveTable, *, fresh: bool, posted: Callable[[], bool] = lambda: True) -> None:
+        """The turn of ``live`` moved (``fresh``: a new turn period began) or the hand stopped.
+        ``posted`` says whether the hand's table message is in the channel yet: a call never comes
+        before it (with ``avviso`` 0 the call is due while the new hand's message is on its way)."""
         table = live.table
         player = table.to_act
         if not table.hand_running or player is None:
@@ -108,7 +114,8 @@ class TurnCalls:
         after = live.settings.ping_after
         if after is None or is_computer(player):  # a computer player is never pinged
             return
-        call = _Call(live.channel_id, live.guild_id, player, table.hand_number, self._clock().now() + after)
+        due = self._clock().now() + after
+        call = _Call(live.channel_id, live.guild_id, player, table.hand_number, due, posted)
         self._calls[live.channel_id] = call
         call.task = self._spawn(self._run(call), f"turn-call-{live.channel_id}")
 
@@ -176,6 +183,10 @@ class TurnCalls:
 
     async def _run(self, call: _Call) -> None:
         await self._clock().sleep_until(call.due)
+        for _ in range(POSTED_WAIT_STEPS):
+            if call.posted() or call.ended:
+                break
+            await asyncio.sleep(POSTED_WAIT_STEP)
         if call.ended or not await self.wanted(call.guild_id, call.player) or call.ended:
             return
         channel = self.bot.get_partial_messageable(call.channel_id)

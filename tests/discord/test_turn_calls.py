@@ -87,6 +87,7 @@ async def test_avviso_zero_calls_at_once_and_the_call_follows_the_turn(
     first = users[game.table.to_act]
     call = await called(harness, first)
     assert_only_pings(call, first)
+    assert call.id > game.message.id, "the call comes after the hand's table message"
     await game.say(first, "passo")  # italiana: he does not open; the others: he folds
     await harness.fake.wait_for(lambda: call.deleted, "the first call to go")
     if game.table.hand_running:
