@@ -84,6 +84,10 @@ REASON_NAMES = {
     "hand": "mano",
     "refund": "mano annullata",
     "close": "tavolo chiuso",
+    # A tournament's movements (LedgerEntry.tournament_id set): its buy-ins, refunds and prizes.
+    "torneo_buy_in": "iscrizione al torneo",
+    "torneo_refund": "iscrizione al torneo rimborsata",
+    "torneo_close": "premio del torneo",
 }
 _ACTION_WORDS = {
     "apro": "apre",
@@ -154,7 +158,10 @@ def _when(at: datetime) -> str:
 
 
 def _entry_line(entry: LedgerEntry) -> str:
-    reason = REASON_NAMES.get(entry.reason, entry.reason)
+    key = entry.reason if entry.tournament_id is None else f"torneo_{entry.reason}"
+    reason = REASON_NAMES.get(key, entry.reason)
+    if entry.tournament_id is not None:
+        reason += f" n. {entry.tournament_id}"
     sign = "+" if entry.amount > 0 else "−"
     return f"{sign}{chips(abs(entry.amount))} ({reason}) {_when(entry.at)}"
 

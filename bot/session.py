@@ -326,7 +326,10 @@ class TableSession:
     async def remember_message(self) -> None:
         """Keep the table message id in the ledger, so that a restart can edit it."""
         try:
-            await self.owner.bot.storage.set_table_message(self.live.id, self.live.message_id)
+            if self.live.tournament is not None:
+                await self.live.tournament.remember_message(self.live)
+            else:
+                await self.owner.bot.storage.set_table_message(self.live.id, self.live.message_id)
         except StorageError as exc:
             log.warning("Table %s: could not store its message id: %s", self.live.id, exc)
 
