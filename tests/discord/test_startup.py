@@ -263,12 +263,13 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "controbuio": "counterblind",
         "carte": "cards",
     }
-    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita", *game}
+    assert names == {"tavolo", "torneo", "saldo", "bonus", "classifica", "storico", "accredita", *game}
     english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
     assert (
         english
         == {
             "tavolo": "table",
+            "torneo": "tournament",
             "saldo": "balance",
             "bonus": "bonus",
             "classifica": "leaderboard",
@@ -288,6 +289,15 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "regole": "rules",
         "chiudi": "close",
         "rientra": "return",
+    }
+    tournament = harness.command("torneo")
+    assert {o["name"]: o["name_localizations"]["en-US"] for o in tournament["options"]} == {
+        "nuovo": "new",
+        "iscriviti": "join",
+        "ritirati": "withdraw",
+        "inizia": "start",
+        "stato": "status",
+        "annulla": "cancel",
     }
     for command in harness.synced_commands:
         for kind, item in _walk_localized(command):
