@@ -229,6 +229,9 @@ class Tournaments:
     async def _deal_later(self, run: LiveTournament, delay: float) -> None:
         if delay > 0:
             await asyncio.sleep(delay)
+        if run.live is not None and run.live.cancelled_hand is not None:
+            # After a restart: the cancelled hand's message says so before the next hand is dealt.
+            await self.bot.sessions.of(run.live).flush(5.0)
         dms: list[tuple[int, str]] = []
         try:
             async with self.bot.tables.channel(run.channel_id) as live:

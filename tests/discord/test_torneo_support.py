@@ -4,7 +4,7 @@ the cheapest word), playing through the real game commands of the fake Discord."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.tournament import Phase
@@ -47,12 +47,12 @@ class Torneo:
             replies.append(reply)
         return replies
 
-    async def _turn(self) -> Any:
+    async def _turn(self, stop: Callable[[], bool] | None = None) -> Any:
         """The next thing to do: the live table with a player to act, or None once it is over."""
 
         def ready() -> Any:
             run = self.run
-            if run is None:
+            if run is None or (stop is not None and stop()):
                 return "done"
             live = self.live
             if run.tournament.phase is not Phase.IN_CORSO:
@@ -64,9 +64,9 @@ class Torneo:
         found = await self.h.fake.wait_for(ready, "a turn in the tournament or its end")
         return None if found == "done" else found
 
-    async def act_once(self) -> bool:
+    async def act_once(self, stop: Callable[[], bool] | None = None) -> bool:
         """One aggressive decision of the player to act; False when the tournament is over."""
-        live = await self._turn()
+        live = await self._turn(stop)
         if live is None:
             return False
         table = live.table
@@ -103,3 +103,10 @@ class Torneo:
                 await self.h.settle()
                 return
         raise AssertionError(f"the tournament did not end in {limit} actions")
+
+    async def play_out_until(self, stop: Callable[[], bool], limit: int = 2000) -> None:
+        """Play aggressively until ``stop()`` (checked before every decision)."""
+        for _ in range(limit):
+            if not await self.act_once(stop):
+                return
+        raise AssertionError(f"not there in {limit} actions")
