@@ -265,6 +265,9 @@ class Tournaments:
         dms = session.record(events)  # the renderer posts the new hand's message
         if not table.hand_running:  # everyone all-in from the forced bets: over at once
             live.dealt = frozenset()
+            # No turn, so no table message: the channel reads the result here.
+            lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
+            await self._send(run, content="\n".join(lines)[:2000])
             await self.hand_ended(run, live)
         return dms
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.discord.test_torneo_support import STARTING, Torneo
+from bot.timers import ManualClock
+from tests.discord.test_torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
 
@@ -173,3 +174,78 @@ async def test_history_shows_the_buy_in_and_the_prize(h: Any) -> None:
     history = await h.slash(user, "storico")
     text = history.text()
     assert f"premio del torneo n. {run.id}" in text and f"iscrizione al torneo n. {run.id}" in text
+
+
+async def test_hands_that_end_at_the_deal_are_told_in_the_channel(h: Any) -> None:
+    """Stacks no bigger than the forced bets: every hand is all-in from the deal, with no turn."""
+    alice, bob = h.user("alice"), h.user("bob")
+    game = Torneo(h)
+    await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=10)
+    run = game.run
+    await game.join([alice, bob])
+    await h.fake.wait_for(lambda: game.run is None, "the end of the tournament")
+    await h.settle()
+    texts = public(h)
+    assert sum("tutti all-in con le puntate obbligate" in t for t in texts) == run.tournament.hands_played
+    assert any("Classifica finale" in t for t in texts)
+    assert sorted((await balances(h, [alice, bob])).values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
+    assert await h.bot.storage.check() == []
+
+
+async def test_an_absent_player_is_blinded_away_and_can_come_back(h: Any) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    clock = ManualClock()
+    h.bot.sessions.timers.clock = clock
+    game = Torneo(h)
+    await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=2000, tempo=30)
+    await game.join([alice, bob])
+    run = game.run
+
+    async def until(done: Any, bob_answers: bool = False) -> None:
+        """Alice raises a cip; Bob never answers (his turn times out) unless ``bob_answers``."""
+        for _ in range(200):
+            if done():
+                return
+            live = await h.fake.wait_for(
+                lambda: (
+                    done()
+                    or (game.live.table.hand_running and game.live.table.to_act is not None and game.live)
+                ),
+                "a turn",
+            )
+            if live is True:
+                return
+            table = live.table
+            if table.to_act == bob.id and not bob_answers:
+                token = repr(table.public_view())
+                clock.advance(31)
+                await h.fake.wait_for(
+                    lambda t=table, before=token: (
+                        done() or repr(t.public_view()) != before or t is not game.live.table
+                    ),
+                    "the timeout",
+                )
+            else:
+                kinds = {str(la.kind) for la in table.legal_actions()}
+                said: dict[str, str] = {}
+                if table.to_act == alice.id and kinds & {"rilancio", "punto"}:
+                    word, said = ("rilancio" if "rilancio" in kinds else "punto"), {"importo": "cip"}
+                else:
+                    word = "vedo" if "vedo" in kinds else "paròl"
+                reply = await h.slash(game.users[table.to_act], word, **said)
+                assert accepted(reply), reply.content
+        raise AssertionError("never got there")
+
+    await until(lambda: bob.id in run.tournament.away)
+    hands = run.tournament.hands_played
+    stack = run.tournament.stacks()[bob.id]
+    await until(lambda: run.tournament.hands_played >= hands + 2)
+    assert run.tournament.stacks()[bob.id] < stack, "an absent player still pays his blinds"
+    back = await h.slash(bob, "tavolo rientra")
+    assert not back.ephemeral, back.content
+    played = run.tournament.hands_played
+    await until(lambda: run.tournament.hands_played > played, bob_answers=True)
+    assert bob.id not in run.tournament.away
+    await game.play_out()
+    assert sorted((await balances(h, [alice, bob])).values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
+    assert await h.bot.storage.check() == []

@@ -17,7 +17,7 @@ from bot.storage import Storage, StorageError
 from bot.storage import tournaments as stored_tournaments
 from engine.tournament import Phase
 from fakediscord import FakeDiscord
-from tests.discord.test_torneo_support import STARTING, Torneo
+from tests.discord.test_torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
 REPO = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ async def fold_hand(h: Any, game: Torneo) -> None:
         kinds = {str(la.kind) for la in live.table.legal_actions()}
         word = "passo" if "passo" in kinds else "paròl"
         reply = await h.slash(game.users[player], word)
-        assert not reply.ephemeral, reply.content
+        assert accepted(reply), reply.content
 
 
 async def prize_rows(h: Any, user: Any, tournament_id: int) -> int:
@@ -67,7 +67,7 @@ async def test_a_restart_mid_hand_replays_it_from_the_same_stacks_and_level(h: A
     interrupted = game.live.message_id
     player = game.live.table.to_act
     said = await h.slash(game.users[player], "vedo")  # chips go in, then the bot stops
-    assert not said.ephemeral
+    assert accepted(said), said.content
     await h.restart()
     run = game.run
     assert run.tournament.to_dict()["stacks"] == boundary["stacks"]

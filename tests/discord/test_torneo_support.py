@@ -7,9 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.session import DONE
 from engine.tournament import Phase
 
 STARTING = 1000
+
+
+def accepted(reply: Any) -> bool:
+    """A public answer, or the private "done" of a command that waited for a busy table."""
+    return not reply.ephemeral or reply.content == DONE
 
 
 class Torneo:
@@ -89,7 +95,7 @@ class Torneo:
             command = "paròl" if kind == "parol" else kind
             reply = await self.h.slash(user, command, channel=self.channel, **extra)
             self.actions += 1
-            if not reply.ephemeral:
+            if accepted(reply):
                 return True
             if table is not self.live.table or table.hand_number != hand or table.to_act != player:
                 return True  # something else moved the game on meanwhile (the hand ended)
