@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.config import ConfigError, Settings
 from bot.timers import ManualClock
 from tests.discord.test_torneo_support import STARTING, Torneo, accepted
 
@@ -249,3 +250,11 @@ async def test_an_absent_player_is_blinded_away_and_can_come_back(h: Any) -> Non
     await game.play_out()
     assert sorted((await balances(h, [alice, bob])).values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
     assert await h.bot.storage.check() == []
+
+
+def test_the_pause_between_hands_is_a_setting() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": "x"}).tournament_pause == 5.0
+    assert Settings.from_env({"DISCORD_TOKEN": "x", "TOURNAMENT_PAUSE": "0.5"}).tournament_pause == 0.5
+    for bad in ("-1", "601", "presto"):
+        with pytest.raises(ConfigError, match="TOURNAMENT_PAUSE"):
+            Settings.from_env({"DISCORD_TOKEN": "x", "TOURNAMENT_PAUSE": bad})
