@@ -11,7 +11,6 @@ import discord
 from bot.render import COLOUR, chips, mention, variant_name
 from engine.options import Variant
 from engine.tournament import LevelUp, Phase, PlayerEliminated, Tournament
-from engine.tournament.structure import blinds_variant
 
 __all__ = [
     "announcement",
@@ -131,10 +130,6 @@ def status_embed(tournament: Tournament, names: Mapping[int, str], now: float | 
 def picture_rows(tournament: Tournament, names: Mapping[int, str]) -> list[tuple[int, str, int]]:
     """(place, name, prize) of every entrant, best first, for the standings picture."""
     return [(s.place or 1, names.get(s.player, str(s.player)), s.prize) for s in tournament.standings()]
-
-
-def blinds(variant: Variant) -> bool:
-    return blinds_variant(variant)
 
 
 def refund_text(refunds: Sequence[int], amount: int) -> str:

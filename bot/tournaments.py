@@ -161,11 +161,12 @@ class Tournaments:
 
     async def unregister(self, run: LiveTournament, player: int) -> None:
         t = run.tournament
+        before = list(t.players)
         t.unregister(player)
         try:
             await self.bot.storage.unregister_tournament(run.id, player, t.config.buy_in, run.state())
         except BaseException:
-            t.players.append(player)  # back as he was (registration order: he was last or near it)
+            t.players = before  # back as he was, in his place of the registration order
             raise
 
     async def cancel(self, run: LiveTournament) -> list[int]:
