@@ -34,10 +34,11 @@ TABLES: dict[str, str] = {
     "seats": "table_id, user_id",
     "hands": "id",
     "hand_seats": "hand_id, user_id",
+    "tournaments": "id",
     "movements": "id",
     "entries": "id",
 }
-_WITH_IDS = ("poker_tables", "hands", "movements", "entries")
+_WITH_IDS = ("poker_tables", "hands", "tournaments", "movements", "entries")
 _TOTALS = (
     "SELECT (SELECT COALESCE(SUM(balance), 0) FROM accounts), (SELECT COALESCE(SUM(stack), 0) FROM seats),"
     " (SELECT COALESCE(SUM(pot), 0) FROM poker_tables), (SELECT COUNT(*) FROM entries)"

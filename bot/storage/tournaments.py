@@ -348,8 +348,8 @@ async def check(conn: Conn, guild_id: int | None) -> list[str]:
     )
     for tid, status, config, state, pot, pool_status in rows:
         if status in LIVE:
-            buy_in = int(json.loads(config)["buy_in"])
-            entrants = len(json.loads(state)["tournament"]["players"])
+            buy_in = int(json.loads(config).get("buy_in", 0))
+            entrants = len(json.loads(state).get("tournament", {}).get("players", []))
             if int(pot) != buy_in * entrants or pool_status != "open":
                 problems.append(
                     f"tournament {tid}: pool {pot} ({pool_status}) but {entrants} entrants of {buy_in}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from bot.storage import InsufficientChips, LedgerMismatch, Storage, TableAlreadyOpen
 from bot.storage.tournaments import TournamentGone
 from engine.tournament import Tournament, TournamentConfig
-from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, Database
+from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, Database, FakeClock
+from tests.storage.test_migrate_to_postgres import run
 
 BUY_IN = 100
 
@@ -131,3 +133,27 @@ async def test_check_notices_a_pool_that_disagrees_with_the_entrants(storage: St
     t.register(CARLA)  # in the state, but never paid
     await db.execute("UPDATE tournaments SET state = ? WHERE id = ?", json.dumps(state(t)), tid)
     assert any(f"tournament {tid}" in p for p in await storage.check())
+
+
+async def test_tournaments_move_to_postgresql_whole(tmp_path: Path, pg: Database, clock: FakeClock) -> None:
+    source = tmp_path / "poker.sqlite3"
+    async with await Storage.open(source, clock=clock) as store:
+        tid, t = await announced(store)
+        await register(store, tid, t, ALICE, BOB)
+        t.start()
+        await store.start_tournament(tid, state(t))
+        await store.finish_tournament(tid, {ALICE: 2 * BUY_IN, BOB: 0}, state(t))
+        await store.tournament_announced(tid)
+        later = Tournament(config())
+        row = await store.create_tournament(
+            GUILD, CHANNEL, BOB, "texas", dict(config().to_dict()), state(later)
+        )
+        await register(store, row.id, later, CARLA)
+        before = (await store.live_tournaments(), await store.history(GUILD, ALICE, 100))
+    done = run("--sqlite", str(source), "--postgres", pg.target)
+    assert done.returncode == 0, done.stderr
+    async with await Storage.open(pg.target, clock=clock) as store:
+        assert (await store.live_tournaments(), await store.history(GUILD, ALICE, 100)) == before
+        assert await store.check() == []
+        fresh = await store.create_tournament(GUILD, CHANNEL + 1, BOB, "texas", dict(config().to_dict()), {})
+        assert fresh.id == row.id + 1
