@@ -294,12 +294,10 @@ class Tournaments:
 
     async def _announce(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
         variant = run.tournament.config.options.variant
-        lines = []
-        for event in events:
-            if isinstance(event, PlayerEliminated):
-                lines.append(tournament_text.elimination_text(event))
-            elif isinstance(event, LevelUp):
-                lines.append(tournament_text.level_text(event, variant))
+        # The players out first, the last place first; then the new stakes.
+        out = sorted((e for e in events if isinstance(e, PlayerEliminated)), key=lambda e: -e.place)
+        lines = [tournament_text.elimination_text(e) for e in out]
+        lines += [tournament_text.level_text(e, variant) for e in events if isinstance(e, LevelUp)]
         if lines:
             await self._send(run, content="\n".join(lines))
 

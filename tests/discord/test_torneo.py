@@ -3,6 +3,7 @@ payouts, eliminations and levels, the refusals, and restarts that lose or pay no
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -40,8 +41,9 @@ async def check_finished(h: Any, game: Torneo, users: list[Any], finished: Any, 
     assert have == {p: STARTING - BUY_IN + prize for p, (_, prize) in finishes.items()}
     assert await h.bot.storage.check() == []
     texts = public(h)
-    eliminated = [x for x in texts if "è eliminato" in x]
-    assert sum(x.count("è eliminato") for x in eliminated) == len(users) - 1
+    told = [(int(p), int(n)) for x in texts for p, n in re.findall(r"<@(\d+)> è eliminato: (\d+)° posto", x)]
+    assert len(told) == len(users) - 1 and dict(told) == {p: f[0] for p, f in finishes.items() if f[0] != 1}
+    assert [n for _, n in told] == sorted((n for _, n in told), reverse=True), "the last place goes out first"
     # Levels on schedule: a new level every `every` hands, announced once each (the last hand ends
     # the tournament instead of raising the stakes).
     assert t.level_number == 1 + (t.hands_played - 1) // every

@@ -76,6 +76,10 @@ class Torneo:
         if live is None:
             return False
         table = live.table
+        level = self.run.tournament.level
+        assert live.options.cip == level.cip, f"hand {table.hand_number} plays {live.options.cip}, {level}"
+        if live.options.variant == "italiana":
+            assert live.options.invito == level.invito
         player, hand = table.to_act, table.hand_number
         user = self.users[player]
         kinds = {str(la.kind) for la in table.legal_actions()}
