@@ -157,3 +157,18 @@ async def test_tournaments_move_to_postgresql_whole(tmp_path: Path, pg: Database
         assert await store.check() == []
         fresh = await store.create_tournament(GUILD, CHANNEL + 1, BOB, "texas", dict(config().to_dict()), {})
         assert fresh.id == row.id + 1
+
+
+async def test_a_tournament_for_glory_moves_no_chip(storage: Storage) -> None:
+    free = TournamentConfig.default("italiana", buy_in=0, max_players=2)
+    t = Tournament(free)
+    row = await storage.create_tournament(GUILD, CHANNEL, ALICE, "italiana", dict(free.to_dict()), state(t))
+    for user in (ALICE, BOB):
+        t.register(user)
+        await storage.register_tournament(row.id, user, 0, state(t))
+    t.start()
+    await storage.start_tournament(row.id, state(t))
+    assert await storage.finish_tournament(row.id, {ALICE: 0, BOB: 0}, state(t)) is True
+    assert await balances(storage, ALICE, BOB) == [STARTING, STARTING]
+    assert [e.reason for e in (await storage.history(GUILD, ALICE)).entries] == ["start"]
+    assert await storage.check() == []
