@@ -256,14 +256,14 @@ class Tournaments:
         live.table, live.options = table, table.options
         live.dealt = frozenset(table.seats())
         live.cancelled_hand = None
+        session = self.bot.sessions.of(live)
+        previous, live.message_id = live.message_id, None
+        session.retire(previous)
+        dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         try:
             await self.bot.storage.save_tournament(run.id, run.state(running=True))
         except StorageError as exc:
             log.warning("Tournament %s: the dealt hand was not noted: %s", run.id, exc)
-        session = self.bot.sessions.of(live)
-        previous, live.message_id = live.message_id, None
-        session.retire(previous)
-        dms = session.record(events)  # the renderer posts the new hand's message
         if not table.hand_running:  # everyone all-in from the forced bets: over at once
             live.dealt = frozenset()
             # No turn, so no table message: the channel reads the result here.
