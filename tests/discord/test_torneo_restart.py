@@ -217,7 +217,7 @@ async def test_a_killed_bot_process_loses_no_buy_in(
     async with await Storage.open(database) as storage:
         assert await storage.check() == []
         [row] = await storage.live_tournaments()
-        assert (row.status, row.pool, row.state["running"]) == ("in_corso", 2 * BUY_IN, True)
+        assert (row.status, row.pool, row.state["tournament"]["hands_played"]) == ("in_corso", 2 * BUY_IN, 0)
         assert [await storage.balance(fake_discord.guild_id, u.id) for u in (alice, bob)] == [
             STARTING - BUY_IN
         ] * 2
