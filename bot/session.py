@@ -212,6 +212,8 @@ class TableSession:
             dm_failed=self.dm_failed if view.hand_running else (),
             results=() if view.hand_running else self.results,
         )
+        if live.tournament is not None:
+            embed.title = live.tournament.title()
         legal = live.table.legal_actions() if view.hand_running else ()
         return {
             "content": render.table_content(self.log, view, deadline) or None,

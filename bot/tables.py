@@ -63,6 +63,9 @@ class TournamentHook(Protocol):
     async def remember_message(self, live: LiveTable) -> None:
         """Keep the table message id, so that a restart can edit it."""
 
+    def title(self) -> str:
+        """The table message's title: the tournament and its level."""
+
 
 @dataclass(eq=False)
 class LiveTable:

@@ -18,6 +18,7 @@ __all__ = [
     "level_text",
     "ordinal",
     "status_embed",
+    "table_title",
     "winners_text",
 ]
 
@@ -57,6 +58,11 @@ def announcement(creator: int, tournament: Tournament) -> str:
         f"struttura {config.schedule.kind}, {_ritmo(tournament)}; si parte da {_stakes(tournament)}. "
         "Iscrivetevi con /torneo iscriviti."
     )
+
+
+def table_title(tournament: Tournament) -> str:
+    """The tournament table message's title: "Torneo di texas: livello 2: bui 20/40"."""
+    return f"Torneo di {variant_name(tournament.config.options.variant)}: {_stakes(tournament)}"
 
 
 def level_text(event: LevelUp, variant: Variant) -> str:

@@ -107,6 +107,9 @@ class LiveTournament:
     async def remember_message(self, live: LiveTable) -> None:
         await self.owner.bot.storage.set_tournament_message(self.id, live.message_id)
 
+    def title(self) -> str:
+        return tournament_text.table_title(self.tournament)
+
 
 class Tournaments:
     """Every tournament of the bot, by channel (see the module docstring)."""

@@ -158,6 +158,11 @@ async def test_the_tournament_table_refuses_cash_table_commands(h: Any) -> None:
     status = await h.slash(bob, "torneo stato")
     text = status.text()
     assert "livello 1: bui 10/20" in text and "In gioco 2 di 2" in text and "tra 10 mani" in text
+    await h.fake.wait_for(lambda: game.live.message_id in h.fake.store, "the table message")
+    await h.settle()
+    table_message = h.fake.store[game.live.message_id]
+    assert table_message.embeds[0]["title"].startswith("Torneo di ")
+    assert table_message.embeds[0]["title"].endswith(": livello 1: bui 10/20")
     assert await balances(h, [alice, bob]) == {alice.id: STARTING - BUY_IN, bob.id: STARTING - BUY_IN}
     await game.play_out()
     assert await h.bot.storage.check() == []
