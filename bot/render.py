@@ -229,8 +229,11 @@ def table_embed(
     deadline: float | None = None,
     dm_failed: Iterable[int] = (),
     results: Sequence[str] = (),
+    next_hand: str | None = None,
 ) -> discord.Embed:
     """The table as the channel sees it: stakes, seats and stacks, pot, who is to act.
+
+    ``next_hand`` replaces the line on how the next hand starts (a tournament deals by itself).
 
     ``deadline`` (epoch seconds) becomes Discord's live countdown; ``dm_failed`` names the players
     whose cards could not be sent privately; ``results`` are the closing lines of the last hand.
@@ -271,7 +274,9 @@ def table_embed(
         if view.variant is Variant.ITALIANA and view.opening_level is not None:
             state.append(f"Prossima apertura: coppia di {level_name(view.opening_level)} o meglio")
         state.append(
-            "Pronti per la prossima mano: /tavolo inizia."
+            next_hand
+            if next_hand is not None
+            else "Pronti per la prossima mano: /tavolo inizia."
             if view.can_start
             else f"Servono almeno {view.variant.min_players} giocatori seduti per iniziare."
         )

@@ -72,6 +72,10 @@ NO_HAND_CARDS = "Non c'è nessuna mano in corso: le carte ti arrivano in privato
 STALE = "Questo messaggio è di una mano finita: usa quello nuovo."
 START_REFUSED = "Solo chi è seduto al tavolo può iniziare la mano."
 DONE = "Fatto: il messaggio del tavolo mostra com'è andata."
+TOURNAMENT_NEXT = {
+    True: "Torneo: la prossima mano parte da sola tra pochi secondi.",
+    False: "Torneo finito: segue la classifica.",
+}
 
 RETRY_FIRST = 0.5
 """Seconds before the first retry of a failed edit; doubled at each failure, up to `RETRY_MAX`."""
@@ -211,6 +215,7 @@ class TableSession:
             deadline=deadline,
             dm_failed=self.dm_failed if view.hand_running else (),
             results=() if view.hand_running else self.results,
+            next_hand=None if live.tournament is None else TOURNAMENT_NEXT[view.can_start],
         )
         if live.tournament is not None:
             embed.title = live.tournament.title()
@@ -218,7 +223,7 @@ class TableSession:
         return {
             "content": render.table_content(self.log, view, deadline) or None,
             "embed": embed,
-            "view": views.table_view(view, legal, table_id=live.id),
+            "view": views.table_view(view, legal, table_id=live.id, can_deal=live.tournament is None),
         }
 
     def changed(self) -> None:

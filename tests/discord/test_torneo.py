@@ -48,6 +48,9 @@ async def check_finished(h: Any, game: Torneo, users: list[Any], finished: Any, 
     # the tournament instead of raising the stakes).
     assert t.level_number == 1 + (t.hands_played - 1) // every
     assert sum(x.count("Salgono le puntate") for x in texts) == t.level_number - 1
+    labels = {c.get("label") for m in h.messages("poker") for c in m.components}
+    assert "Prossima mano" not in labels, "a tournament deals by itself"
+    assert any("Torneo finito: segue la classifica." in m.text() for m in h.messages("poker"))
     standings = [m for m in h.messages("poker") if "Classifica finale" in m.content]
     assert len(standings) == 1 and standings[0].attachments[0].filename == "classifica.png"
     assert standings[0].attachments[0].data.startswith(b"\x89PNG")
