@@ -17,6 +17,8 @@ __all__ = [
     "elimination_text",
     "level_text",
     "ordinal",
+    "picture_rows",
+    "refund_text",
     "status_embed",
     "table_title",
     "winners_text",
@@ -86,7 +88,7 @@ def winners_text(tournament: Tournament) -> str:
     return "\n".join(lines)
 
 
-def status_embed(tournament: Tournament, names: Mapping[int, str], now: float | None = None) -> discord.Embed:
+def status_embed(tournament: Tournament, now: float | None = None) -> discord.Embed:
     """/torneo stato: the level and when the next comes, stacks, average, players left, payouts."""
     now = time.time() if now is None else now
     config = tournament.config

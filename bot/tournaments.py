@@ -133,7 +133,7 @@ class Tournaments:
     # Registration ---------------------------------------------------------------------------------
 
     async def create(
-        self, guild_id: int, channel_id: int, creator: int, name: str, config: TournamentConfig
+        self, guild_id: int, channel_id: int, creator: int, config: TournamentConfig
     ) -> LiveTournament:
         """Announce a tournament (the caller holds the channel lock)."""
         if channel_id in self._by_channel:

@@ -49,7 +49,7 @@ class Torneo(
         return channel_id
 
     def _embed(self, run: LiveTournament) -> discord.Embed:
-        return tournament_text.status_embed(run.tournament, run.names)
+        return tournament_text.status_embed(run.tournament)
 
     @app_commands.command(name=T("nuovo"), description=T("Crea un torneo in questo canale (o thread)"))
     @localized_options(
@@ -117,9 +117,7 @@ class Torneo(
         )
         channel_id = await self._busy(interaction)
         async with self.bot.tables.channel(channel_id):
-            run = await self.bot.tournaments.create(
-                guild_id, channel_id, interaction.user.id, interaction.user.display_name, config
-            )
+            run = await self.bot.tournaments.create(guild_id, channel_id, interaction.user.id, config)
             text = tournament_text.announcement(interaction.user.id, run.tournament)
             await public_answer(interaction, self.bot, content=text, embed=self._embed(run))
 
