@@ -269,3 +269,29 @@ def test_the_pause_between_hands_is_a_setting() -> None:
     for bad in ("-1", "601", "presto"):
         with pytest.raises(ConfigError, match="TOURNAMENT_PAUSE"):
             Settings.from_env({"DISCORD_TOKEN": "x", "TOURNAMENT_PAUSE": bad})
+
+
+@pytest.mark.parametrize(
+    ("options", "refusal"),
+    [
+        ({"variante": "texas", "cip": 15}, "Il grande buio deve essere un numero pari di almeno 2 fiches."),
+        ({"variante": "italiana", "posti": 10}, "I giocatori di un torneo vanno da 2 a"),
+        ({"variante": "texas", "posti": 2, "premi": "50-30-20"}, "paga più posti dei giocatori ammessi"),
+    ],
+)
+async def test_impossible_tournaments_are_refused_privately(
+    h: Any, options: dict[str, Any], refusal: str
+) -> None:
+    reply = await h.slash(h.user("alice"), "torneo nuovo", **options)
+    assert reply.ephemeral and refusal in reply.content
+    assert await h.bot.storage.live_tournaments() == []
+
+
+async def test_an_entry_fee_beyond_the_balance_is_refused_privately(h: Any) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    await Torneo(h).announce(alice, "texas", buyin=STARTING + 1)
+    reply = await h.slash(bob, "torneo iscriviti")
+    assert reply.ephemeral and reply.content.startswith("Non hai abbastanza fiches")
+    assert h.bot.tournaments.get(h.channel("poker").id).tournament.players == []
+    assert await balances(h, [bob]) == {bob.id: STARTING}
+    assert await h.bot.storage.check() == []
