@@ -4,8 +4,11 @@ level clock, and a real bot process killed with SIGKILL; nothing lost, nothing p
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -172,10 +175,24 @@ async def test_the_bot_dying_after_the_payout_posts_the_standings_and_pays_nothi
     assert await h.bot.storage.check() == []
 
 
+def _stored(database: Path) -> tuple[str, int, int, bool]:
+    """(status, pool, hands played, a hand dealt) of the only tournament, read behind the bot's back."""
+    with sqlite3.connect(database) as conn:
+        row = conn.execute(
+            "SELECT t.status, p.pot, t.state FROM tournaments AS t"
+            " JOIN poker_tables AS p ON p.id = t.pool_table_id"
+        ).fetchone()
+    if row is None:
+        return ("", 0, 0, False)
+    state = json.loads(row[2])
+    return (str(row[0]), int(row[1]), int(state["tournament"]["hands_played"]), bool(state.get("running")))
+
+
+@pytest.mark.parametrize("moment", ["registration", "mid-hand", "between hands"])
 async def test_a_killed_bot_process_loses_no_buy_in(
-    tmp_path: Path, fake_discord: FakeDiscord, harness_factory: Any
+    tmp_path: Path, fake_discord: FakeDiscord, harness_factory: Any, moment: str
 ) -> None:
-    """SIGKILL in the middle of the first hand; the next bot on the same database plays it again."""
+    """SIGKILL at several moments; the next bot on the same database goes on from the last boundary."""
     database = tmp_path / "poker.sqlite3"  # the path harness_factory gives its first harness
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -185,7 +202,7 @@ async def test_a_killed_bot_process_loses_no_buy_in(
         "DATABASE_PATH": str(database),
         "DISCORD_API_BASE": fake_discord.api_base,
         "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-        "TOURNAMENT_PAUSE": "0",
+        "TOURNAMENT_PAUSE": "60" if moment == "between hands" else "0",
         "LOG_LEVEL": "INFO",
     }
     process = await asyncio.create_subprocess_exec(
@@ -193,6 +210,7 @@ async def test_a_killed_bot_process_loses_no_buy_in(
     )
     assert process.stderr is not None
     alice, bob = fake_discord.user("alice"), fake_discord.user("bob")
+    users = {alice.id: alice, bob.id: bob}
     log: list[str] = []
     try:
         while not any("Connected as" in line for line in log):
@@ -203,28 +221,43 @@ async def test_a_killed_bot_process_loses_no_buy_in(
             alice, "torneo nuovo", channel="poker", variante="texas", buyin=BUY_IN, posti=2
         )
         await fake_discord.slash(alice, "torneo iscriviti", channel="poker")
-        joined = await fake_discord.slash(bob, "torneo iscriviti", channel="poker")
-        assert "si parte" in joined.content
-        await fake_discord.wait_for(
-            lambda: any("Tocca a" in m.text() for m in fake_discord.messages("poker")), "the first hand"
-        )
+        if moment != "registration":
+            joined = await fake_discord.slash(bob, "torneo iscriviti", channel="poker")
+            assert "si parte" in joined.content
+            turn = await fake_discord.wait_for(
+                lambda: next(
+                    (m for m in reversed(fake_discord.messages("poker")) if "Tocca a" in m.text()), None
+                ),
+                "the first hand",
+            )
+        if moment == "between hands":
+            first = re.findall(r"Tocca a <@(\d+)>", turn.text())[0]
+            await fake_discord.slash(users[int(first)], "passo", channel="poker")
+            await fake_discord.wait_for(lambda: _stored(database)[2] == 1, "the first boundary stored")
         process.send_signal(signal.SIGKILL)
         await process.wait()
     finally:
         if process.returncode is None:
             process.kill()
             await process.wait()
+    expected = {
+        "registration": ("iscrizioni", BUY_IN, 0),
+        "mid-hand": ("in_corso", 2 * BUY_IN, 0),
+        "between hands": ("in_corso", 2 * BUY_IN, 1),
+    }[moment]
+    assert _stored(database)[:3] == expected
     async with await Storage.open(database) as storage:
         assert await storage.check() == []
-        [row] = await storage.live_tournaments()
-        assert (row.status, row.pool, row.state["tournament"]["hands_played"]) == ("in_corso", 2 * BUY_IN, 0)
-        assert [await storage.balance(fake_discord.guild_id, u.id) for u in (alice, bob)] == [
-            STARTING - BUY_IN
-        ] * 2
+        paid = [await storage.balance(fake_discord.guild_id, u.id) for u in (alice, bob)]
+        assert paid == [STARTING - BUY_IN, STARTING - BUY_IN if moment != "registration" else STARTING]
     h = await harness_factory(tournament_pause=0)
     game = Torneo(h)
-    game.users = {alice.id: alice, bob.id: bob}
-    assert game.run is not None and game.run.tournament.hands_played == 0
+    game.users = dict(users)
+    assert game.run is not None and game.run.tournament.hands_played == expected[2]
+    if moment == "registration":
+        assert game.run.tournament.players == [alice.id]
+        joined = await h.slash(bob, "torneo iscriviti")
+        assert "si parte" in joined.content
     await game.play_out()
     have = await balances(h, [alice, bob])
     assert sorted(have.values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
