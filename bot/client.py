@@ -28,7 +28,14 @@ __all__ = ["DISCORD_API_BASE", "DISCORD_GATEWAY", "EXTENSIONS", "PokerBot", "app
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tavolo", "cogs.fiches", "cogs.gioco", "cogs.torneo")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.tavolo",
+    "cogs.fiches",
+    "cogs.gioco",
+    "cogs.mano",
+    "cogs.statistiche",
+    "cogs.torneo",
+)
 """The cogs loaded at start-up, in order."""
 
 DISCORD_API_BASE = "https://discord.com/api/v10"

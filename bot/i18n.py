@@ -199,9 +199,40 @@ ENGLISH: dict[str, str] = {
     "Annulla il torneo prima della prima mano: le iscrizioni tornano": (
         "Call the tournament off before its first hand: entry fees are refunded"
     ),
+    # /tavolo computer, /tavolo congeda and the table option for computer players
+    "computer": "computer",
+    "Fai sedere un giocatore del computer, con le fiches della casa": (
+        "Seat a computer player, staked with the house's chips"
+    ),
+    "livello": "level",
+    "Come gioca: facile o esperto (se manca: esperto)": "How he plays: easy or expert (default: expert)",
+    "Facile": "Easy",
+    "Esperto": "Expert",
+    "congeda": "dismiss",
+    "Fai alzare un giocatore del computer: le sue fiches tornano alla casa": (
+        "Dismiss a computer player: his chips go back to the house"
+    ),
+    "nome": "name",
+    "Quale giocatore del computer (se manca: l'ultimo seduto)": (
+        "Which computer player (default: the last seated)"
+    ),
+    "max_computer": "max_computers",
+    "Quanti giocatori del computer possono sedersi (se manca: tutti i posti meno uno)": (
+        "How many computer players may sit (default: every seat but one)"
+    ),
     # /tavolo rientra
     "rientra": "return",
     "Torna in gioco dopo essere rimasto fuori": "Play again after sitting out",
+    # Replays, statistics and the night's summary
+    "mano": "hand",
+    "Rivedi una mano finita di questo tavolo": "Replay a finished hand of this table",
+    "numero": "number",
+    "Il numero della mano (se manca: l'ultima finita)": "The hand's number (default: the last finished one)",
+    "statistiche": "stats",
+    "Le statistiche di gioco di un giocatore in questo server": "A player's game statistics in this server",
+    "Di chi vedere le statistiche (se manca: le tue)": "Whose statistics to show (default: yours)",
+    "riepilogo": "summary",
+    "Il riepilogo della serata a questo tavolo": "The summary of the night at this table",
 }
 
 _ENGLISH_LOCALES = frozenset({discord.Locale.american_english, discord.Locale.british_english})

@@ -30,6 +30,7 @@ import aiohttp
 import discord
 
 from bot import reading, render, views
+from bot.computers import ComputerPlayers, is_computer
 from bot.errors import UserError
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
@@ -169,6 +170,7 @@ class TableSession:
             del self.log[: -4 * render.LOG_LINES]
         self.rearm(events)
         self.changed()
+        self.owner.computers.after(live, events)
         return dms
 
     def _cards_dm(self, player: int, heading: str) -> str:
@@ -477,6 +479,8 @@ class Sessions:
         self.retry_max = RETRY_MAX
         self._by_channel: dict[int, TableSession] = {}
         self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
+        self.computers = ComputerPlayers(self)
+        """Plays the computer players' turns (bot/computers.py)."""
 
     def of(self, live: LiveTable) -> TableSession:
         session = self._by_channel.get(live.channel_id)
@@ -499,6 +503,7 @@ class Sessions:
         """The table closed: its session only finishes its queued edits."""
         session.closed = True
         self.timers.cancel(session.channel_id)
+        self.computers.forget(session.channel_id)
         if self._by_channel.get(session.channel_id) is session:
             del self._by_channel[session.channel_id]
 
@@ -511,8 +516,10 @@ class Sessions:
             if live.cancelled_hand is not None and live.message_id is not None:
                 session.log = [render.CANCELLED_BY_RESTART]
                 session.changed()
+            self.computers.after(live)  # a computer whose turn it is plays
 
     async def close(self, grace: float = 2.0) -> None:
+        self.computers.stop()
         await self.timers.close()
         for session in list(self._by_channel.values()):
             await session.flush(grace)
@@ -537,6 +544,8 @@ class Sessions:
         """Send the private cards; a refused DM is noted on the table message, the game goes on."""
         failed: list[int] = []
         for player, text in dms:
+            if is_computer(player):
+                continue  # he reads his cards from the table (bot/computers.py), never by DM
             try:
                 await (await self._dm_channel(player)).send(text)
             except discord.NotFound:

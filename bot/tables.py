@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.errors import UserError
+from bot.hand_summary import summarize
 from bot.storage import Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
@@ -98,6 +99,10 @@ class LiveTable:
     tournament: TournamentHook | None = None
     """A tournament's table: its stacks are tournament chips, kept by the tournament, not the ledger's
     seats; a hand ends through `TournamentHook.hand_ended` and cash-table changes are refused."""
+    computers: dict[int, str] = field(default_factory=dict)
+    """The level of each computer player seated here (negative ids; bot/computers.py)."""
+    hand_events: list[Event] = field(default_factory=list)
+    """The public events of the running hand, for its summary (bot/hand_summary.py) at its end."""
 
     @property
     def variant(self) -> Variant:
@@ -221,6 +226,7 @@ class TableRegistry:
         )
         if row.last_hand_status == "cancelled":
             live.cancelled_hand = table.hand_number
+        live.computers = await self._storage.computer_levels(row.id)
         # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
         # the engine no longer has: pay it out now.
         in_engine = {seat.player for seat in table.public_view().seats}
@@ -287,15 +293,26 @@ class TableRegistry:
         self._tables[channel_id] = live
         return live
 
-    async def sit(self, live: LiveTable, player_id: int, amount: int) -> list[Event]:
-        """Buy in from the balance. During a hand the player waits for the next one."""
+    async def sit(
+        self, live: LiveTable, player_id: int, amount: int, *, level: str | None = None
+    ) -> list[Event]:
+        """Buy in from the balance. During a hand the player waits for the next one.
+
+        A computer player (negative id) comes with his `level`; the house account stakes him.
+        """
         _check_locked(live)
         _check_cash(live)
+        events = await self._sit(live, player_id, amount, level)
+        if level is not None:
+            live.computers[player_id] = level
+        return events
+
+    async def _sit(self, live: LiveTable, player_id: int, amount: int, level: str | None) -> list[Event]:
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.sit(player_id, amount)
             try:
-                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict())
+                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict(), level=level)
             except BaseException:
                 live.table = Table.from_dict(before, rng=self._rng_factory())
                 raise
@@ -309,7 +326,7 @@ class TableRegistry:
             raise UserError("Sei già seduto a questo tavolo.")
         if len(view.seats) >= live.options.max_seats:
             raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
-        await self._storage.buy_in(live.id, player_id, amount, None)
+        await self._storage.buy_in(live.id, player_id, amount, None, level=level)
         try:
             return live.table.sit(player_id, amount)
         except BaseException:
@@ -320,8 +337,8 @@ class TableRegistry:
         """Stand up. Returns the events and the chips paid back now (None: paid when the hand ends).
 
         During a hand a dealt-in player is folded at once and his remaining stack, now final, goes
-        back to his balance in one ledger transaction (issue 6: "a player leaving gets his stack
-        back at once"); his chips in the pot stay for the hand's result. Only if that write fails
+        back to his balance in one ledger transaction (a leaver gets his stack
+        back at once, rules §5.5); his chips in the pot stay for the hand's result. Only if that write fails
         is he paid when the hand ends, by `_finish_hand`.
         """
         _check_locked(live)
@@ -385,6 +402,7 @@ class TableRegistry:
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
         live.dealt = frozenset(stacks)
+        live.hand_events = [e for e in events if e.private_to is None]
         live.paid.clear()
         live.cancelled_hand = None
         try:
@@ -405,6 +423,7 @@ class TableRegistry:
         """
         _check_locked(live)
         events = step()
+        live.hand_events.extend(e for e in events if e.private_to is None)
         live.released.update(_released(events))
         if live.tournament is not None:
             if live.dealt and not live.table.hand_running:
@@ -430,8 +449,12 @@ class TableRegistry:
         for player_id in gone:
             stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
-        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, live.table.hand_record())
+        players = summarize(live.hand_events, live.options)
+        await self._storage.finish_hand(
+            live.id, live.hand_id, stacks, pot, state, live.table.hand_record(), players
+        )
         live.hand_id = None
+        live.hand_events = []
         for player_id in gone:
             await self._storage.cash_out(live.id, player_id, state)
         live.released.clear()

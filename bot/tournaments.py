@@ -259,6 +259,7 @@ class Tournaments:
         live.table, live.options = table, table.options
         live.dealt = frozenset(table.seats())
         live.cancelled_hand = None
+        live.hand_events = [e for e in events if e.private_to is None]
         session = self.bot.sessions.of(live)
         previous, live.message_id = live.message_id, None
         session.retire(previous)

@@ -34,9 +34,11 @@ TABLES: dict[str, str] = {
     "seats": "table_id, user_id",
     "hands": "id",
     "hand_seats": "hand_id, user_id",
+    "hand_players": "hand_id, user_id",
     "tournaments": "id",
     "movements": "id",
     "entries": "id",
+    "computers": "table_id, user_id",
 }
 _WITH_IDS = ("poker_tables", "hands", "tournaments", "movements", "entries")
 _TOTALS = (

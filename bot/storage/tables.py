@@ -12,7 +12,7 @@ on PostgreSQL) and checks that this process may write it (the table's owner, see
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from bot.storage.errors import (
     AlreadySeated,
@@ -24,9 +24,20 @@ from bot.storage.errors import (
     TableNotFound,
     TableNotOwned,
 )
-from bot.storage.ledger import Entry, credit, debit, ensure_account, record
-from bot.storage.models import TableRow
+from bot.storage.ledger import (
+    HOUSE,
+    Entry,
+    credit,
+    debit,
+    ensure_account,
+    fund_house,
+    holder,
+    is_computer,
+    record,
+)
+from bot.storage.models import HandPlayer, TableRow
 from bot.storage.sql import Conn, placeholders
+from bot.storage.stats import write_hand_players
 
 __all__ = [
     "Shards",
@@ -35,8 +46,10 @@ __all__ = [
     "cash_out",
     "claim_tables",
     "close_table",
+    "computer_levels",
     "create_table",
     "finish_hand",
+    "house_balance",
     "open_tables",
     "recover_table",
     "release_mid_hand",
@@ -204,24 +217,39 @@ async def buy_in(
     starting_chips: int,
     token: str | None,
     now: int,
+    level: str | None = None,
 ) -> None:
-    """Move `amount` from the balance to a new seat; allowed during a hand (he waits for the next one)."""
+    """Move `amount` from the balance to a new seat; allowed during a hand (he waits for the next one).
+
+    A computer player (negative id, with his `level`) is staked by the server's house account, which
+    is funded first if it runs short (`ledger.fund_house`); his level is kept for restarts.
+    """
     guild_id, _ = await _open_table(conn, table_id, token)
-    await ensure_account(conn, guild_id, user_id, starting_chips=starting_chips, now=now)
+    if is_computer(user_id) != (level is not None):
+        raise ValueError("a computer player (and only he) sits with a level")
+    if level is not None:
+        await fund_house(conn, guild_id, amount, starting_chips=starting_chips, now=now)
+        await conn.execute(
+            "INSERT INTO computers (table_id, user_id, level) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_id, user_id) DO UPDATE SET level = excluded.level",
+            (table_id, user_id, level),
+        )
+    else:
+        await ensure_account(conn, guild_id, user_id, starting_chips=starting_chips, now=now)
     seated = await conn.execute(
         "INSERT INTO seats (table_id, user_id, stack) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (table_id, user_id, amount),
     )
     if seated != 1:
         raise AlreadySeated("Sei già seduto a questo tavolo.")
-    await debit(conn, guild_id, user_id, amount)
+    await debit(conn, guild_id, holder(user_id), amount)
     await record(
         conn,
         guild_id=guild_id,
         reason="buy_in",
         table_id=table_id,
         entries=[
-            Entry("balance", -amount, user_id=user_id),
+            Entry("balance", -amount, user_id=holder(user_id)),
             Entry("seat", amount, user_id=user_id, table_id=table_id),
         ],
         now=now,
@@ -244,7 +272,7 @@ async def cash_out(
     if row is None:
         raise NotSeated("Non sei seduto a questo tavolo.")
     stack = int(row[0])
-    await credit(conn, guild_id, user_id, stack)
+    await credit(conn, guild_id, holder(user_id), stack)
     await record(
         conn,
         guild_id=guild_id,
@@ -252,7 +280,7 @@ async def cash_out(
         table_id=table_id,
         entries=[
             Entry("seat", -stack, user_id=user_id, table_id=table_id),
-            Entry("balance", stack, user_id=user_id),
+            Entry("balance", stack, user_id=holder(user_id)),
         ],
         now=now,
     )
@@ -284,7 +312,7 @@ async def release_mid_hand(
         raise _mismatch("si restituirebbero più fiches di quelle del posto")
     if amount:
         await _set_stack(conn, table_id, user_id, have, have - amount)
-        await credit(conn, guild_id, user_id, amount)
+        await credit(conn, guild_id, holder(user_id), amount)
         await record(
             conn,
             guild_id=guild_id,
@@ -293,7 +321,7 @@ async def release_mid_hand(
             hand_id=hand_id,
             entries=[
                 Entry("seat", -amount, user_id=user_id, table_id=table_id),
-                Entry("balance", amount, user_id=user_id),
+                Entry("balance", amount, user_id=holder(user_id)),
             ],
             now=now,
         )
@@ -369,8 +397,12 @@ async def finish_hand(
     record_json: str,
     token: str | None,
     now: int,
+    players: Sequence[HandPlayer] = (),
 ) -> None:
     """Write the new stacks, pot, state and record; refused unless every chip is accounted for.
+
+    ``players`` are the hand's per-player summaries (bot/hand_summary.py), stored in the same
+    transaction (`stats.write_hand_players`) with each player's result as this ledger wrote it.
 
     The table is locked and the hand checked to be the running one in the same transaction, so a
     second application of the same result (a retry, another process) is refused with `HandNotRunning`.
@@ -402,13 +434,15 @@ async def finish_hand(
     await record(
         conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
     )
+    ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
     await conn.executemany(
         "UPDATE hand_seats SET end_stack = ? WHERE hand_id = ? AND user_id = ?",
-        [
-            (stacks.get(user_id, seats.get(user_id, 0)) + released.get(user_id, 0), hand_id, user_id)
-            for user_id in in_hand
-        ],
+        [(end, hand_id, user_id) for user_id, end in ends.items()],
     )
+    if not {p.user_id for p in players} <= in_hand.keys():
+        raise _mismatch("il riepilogo della mano nomina chi non era seduto")
+    results = {u: end - in_hand[u] for u, end in ends.items()}
+    await write_hand_players(conn, hand_id=hand_id, table_id=table_id, players=players, results=results)
     await conn.execute(
         "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
         " WHERE id = ? AND status = 'running'",
@@ -430,8 +464,8 @@ async def close_table(
     entries.append(Entry("pot", -db_pot, table_id=table_id))
     for user_id, amount in sorted(payouts.items()):
         if amount:
-            await credit(conn, guild_id, user_id, amount)
-            entries.append(Entry("balance", amount, user_id=user_id))
+            await credit(conn, guild_id, holder(user_id), amount)
+            entries.append(Entry("balance", amount, user_id=holder(user_id)))
     await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
     await conn.execute(
         "UPDATE poker_tables SET status = 'closed', pot = 0, closed_at = ? WHERE id = ? AND status = 'open'",
@@ -477,9 +511,9 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
             if rest is None:
                 continue
             await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-            await credit(conn, guild_id, user_id, rest)
+            await credit(conn, guild_id, holder(user_id), rest)
             entries.append(Entry("seat", -rest, user_id=user_id, table_id=table_id))
-            entries.append(Entry("balance", rest, user_id=user_id))
+            entries.append(Entry("balance", rest, user_id=holder(user_id)))
             continue
         old = seats.get(user_id)
         if old is None:
@@ -493,9 +527,9 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     for user_id, stack in sorted(seats.items()):
         if user_id not in snapshot:
             await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-            await credit(conn, guild_id, user_id, stack)
+            await credit(conn, guild_id, holder(user_id), stack)
             entries.append(Entry("seat", -stack, user_id=user_id, table_id=table_id))
-            entries.append(Entry("balance", stack, user_id=user_id))
+            entries.append(Entry("balance", stack, user_id=holder(user_id)))
     if db_pot != start_pot:
         await _set_pot(conn, table_id, db_pot, start_pot)
         entries.append(Entry("pot", start_pot - db_pot, table_id=table_id))
@@ -505,6 +539,24 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     )
     await conn.execute("UPDATE hands SET status = 'cancelled', finished_at = ? WHERE id = ?", (now, hand_id))
     await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (start_state, table_id))
+
+
+async def computer_levels(conn: Conn, table_id: int) -> dict[int, str]:
+    """The level of each computer player seated at the table (user id -> 'facile' or 'esperto')."""
+    rows = await conn.fetch(
+        "SELECT c.user_id, c.level FROM computers AS c"
+        " JOIN seats AS s ON s.table_id = c.table_id AND s.user_id = c.user_id WHERE c.table_id = ?",
+        (table_id,),
+    )
+    return {int(u): str(level) for u, level in rows}
+
+
+async def house_balance(conn: Conn, guild_id: int) -> int:
+    """What the server's house account holds now (0 before its first computer player)."""
+    row = await conn.fetchone(
+        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, HOUSE)
+    )
+    return 0 if row is None else int(row[0])
 
 
 async def claim_tables(conn: Conn, *, shards: Shards, token: str) -> list[int]:

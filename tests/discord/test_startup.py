@@ -263,7 +263,18 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "controbuio": "counterblind",
         "carte": "cards",
     }
-    assert names == {"tavolo", "torneo", "saldo", "bonus", "classifica", "storico", "accredita", *game}
+    assert names == {
+        "tavolo",
+        "torneo",
+        "saldo",
+        "bonus",
+        "classifica",
+        "storico",
+        "accredita",
+        "mano",
+        "statistiche",
+        *game,
+    }
     english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
     assert (
         english
@@ -275,6 +286,8 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
             "classifica": "leaderboard",
             "storico": "history",
             "accredita": "grant",
+            "mano": "hand",
+            "statistiche": "stats",
         }
         | game
     )
@@ -289,6 +302,9 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "regole": "rules",
         "chiudi": "close",
         "rientra": "return",
+        "computer": "computer",
+        "congeda": "dismiss",
+        "riepilogo": "summary",
     }
     tournament = harness.command("torneo")
     assert {o["name"]: o["name_localizations"]["en-US"] for o in tournament["options"]} == {
