@@ -575,10 +575,18 @@ class Storage:
         async with self._transaction() as conn:
             await tournaments.mark_announced(conn, tournament_id=tournament_id)
 
-    async def live_tournaments(self, tournament_id: int | None = None) -> list[tournaments.TournamentRow]:
-        """Tournaments to restore at start-up (registering, playing, or finished but not announced)."""
+    async def live_tournaments(
+        self,
+        tournament_id: int | None = None,
+        *,
+        shard_ids: Collection[int] | None = None,
+        shard_count: int | None = None,
+    ) -> list[tournaments.TournamentRow]:
+        """Tournaments to restore at start-up (registering, playing, or finished but not announced);
+        with `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
+        shards = _shards(shard_ids, shard_count)
         async with self._transaction(write=False) as conn:
-            return await tournaments.live(conn, tournament_id)
+            return await tournaments.live(conn, tournament_id, shards)
 
 
 def _shards(shard_ids: Collection[int] | None, shard_count: int | None) -> tables.Shards | None:

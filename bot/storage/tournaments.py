@@ -325,13 +325,17 @@ async def mark_announced(conn: Conn, *, tournament_id: int) -> None:
     await conn.execute("UPDATE tournaments SET announced = 1 WHERE id = ?", (tournament_id,))
 
 
-async def live(conn: Conn, tournament_id: int | None = None) -> list[TournamentRow]:
-    """The tournaments still to play or to announce (or only ``tournament_id``, whatever its status)."""
+async def live(
+    conn: Conn, tournament_id: int | None = None, shards: tables.Shards | None = None
+) -> list[TournamentRow]:
+    """The tournaments still to play or to announce (or only ``tournament_id``, whatever its status),
+    of the guilds on ``shards`` when given (as `tables.open_tables`)."""
+    where, args = tables._shard_filter(shards, alias="t")
     rows = await conn.fetch(
         f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
-        " WHERE (CAST(? AS BIGINT) IS NULL AND (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0))"
-        " OR t.id = ? ORDER BY t.id",
-        (tournament_id, tournament_id),
+        " WHERE ((CAST(? AS BIGINT) IS NULL AND (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0))"
+        f" OR t.id = ?){where} ORDER BY t.id",
+        (tournament_id, tournament_id, *args),
     )
     return [_row(r) for r in rows]
 

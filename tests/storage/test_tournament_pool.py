@@ -172,3 +172,10 @@ async def test_a_tournament_for_glory_moves_no_chip(storage: Storage) -> None:
     assert await balances(storage, ALICE, BOB) == [STARTING, STARTING]
     assert [e.reason for e in (await storage.history(GUILD, ALICE)).entries] == ["start"]
     assert await storage.check() == []
+
+
+async def test_a_sharded_process_restores_only_the_tournaments_of_its_shards(storage: Storage) -> None:
+    tid, _ = await announced(storage)
+    shard = (GUILD >> 22) % 2
+    assert [r.id for r in await storage.live_tournaments(shard_ids=[shard], shard_count=2)] == [tid]
+    assert await storage.live_tournaments(shard_ids=[1 - shard], shard_count=2) == []
