@@ -295,3 +295,26 @@ async def test_an_entry_fee_beyond_the_balance_is_refused_privately(h: Any) -> N
     assert h.bot.tournaments.get(h.channel("poker").id).tournament.players == []
     assert await balances(h, [bob]) == {bob.id: STARTING}
     assert await h.bot.storage.check() == []
+
+
+async def test_a_server_manager_may_call_a_tournament_off(h: Any) -> None:
+    alice, bob, mod = h.user("alice"), h.user("bob"), h.user("mod", manage_guild=True)
+    game = Torneo(h)
+    await game.announce(alice, "32carte", buyin=BUY_IN, posti=3)
+    await game.join([alice, bob])
+    called_off = await h.slash(mod, "torneo annulla")
+    assert not called_off.ephemeral and f"{BUY_IN} fiches tornano nel saldo" in called_off.content
+    assert await balances(h, [alice, bob]) == {alice.id: STARTING, bob.id: STARTING}
+    assert await h.bot.storage.check() == []
+
+
+async def test_once_started_nobody_withdraws_or_calls_it_off(h: Any) -> None:
+    alice, bob = h.user("alice"), h.user("bob")
+    game = Torneo(h)
+    await game.announce(alice, "italiana", buyin=BUY_IN, posti=2)
+    await game.join([alice, bob])
+    late = await h.slash(bob, "torneo ritirati")
+    assert late.ephemeral and late.content == "Il torneo è già iniziato: non puoi più ritirarti."
+    cancel = await h.slash(alice, "torneo annulla")
+    assert cancel.ephemeral and cancel.content == "Il torneo è già iniziato: non si può più annullare."
+    assert await balances(h, [alice, bob]) == {alice.id: STARTING - BUY_IN, bob.id: STARTING - BUY_IN}
