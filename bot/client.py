@@ -21,6 +21,7 @@ from bot.logging_setup import quiet_chatty_loggers
 from bot.session import Sessions
 from bot.storage import DATABASE_ERRORS, Storage
 from bot.tables import TableRegistry
+from bot.tournaments import Tournaments
 from bot.tree import PokerTree
 
 __all__ = ["DISCORD_API_BASE", "DISCORD_GATEWAY", "EXTENSIONS", "PokerBot", "apply_endpoints"]
@@ -34,6 +35,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.mano",
     "cogs.statistiche",
     "cogs.avvisi",
+    "cogs.torneo",
 )
 """The cogs loaded at start-up, in order."""
 
@@ -66,6 +68,7 @@ class PokerBot(commands.Bot):
     storage: Storage
     tables: TableRegistry
     sessions: Sessions
+    tournaments: Tournaments
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
         # The bot never joins voice: skip discord.py's warnings about the missing voice libraries.
@@ -81,6 +84,7 @@ class PokerBot(commands.Bot):
         self._storage: Storage | None = None
         self._tables: TableRegistry | None = None
         self._sessions: Sessions | None = None
+        self._tournaments: Tournaments | None = None
         self._shut_down = False
         apply_endpoints(settings.api_base, settings.gateway_url)
         quiet_chatty_loggers()  # hole cards travel in request bodies: no DEBUG line may show them
@@ -111,6 +115,8 @@ class PokerBot(commands.Bot):
         log.info("Restored %d open table(s)", restored)
         self._sessions = self.sessions = Sessions(self)
         await self.sessions.restore()
+        self._tournaments = self.tournaments = Tournaments(self)
+        await self.tournaments.restore()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -146,6 +152,8 @@ class PokerBot(commands.Bot):
             return
         self._shut_down = True
         try:
+            if self._tournaments is not None:
+                await self._tournaments.close()
             if self._tables is not None:
                 await self._tables.shutdown()
             if self._sessions is not None:

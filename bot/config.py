@@ -45,6 +45,8 @@ class Settings:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
+    tournament_pause: float = 5.0
+    """Seconds between a tournament's hands, to read the result (TOURNAMENT_PAUSE; 0 in tests)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
@@ -96,6 +98,16 @@ class Settings:
                 f"DISCORD_GATEWAY_URL deve essere un indirizzo ws:// o wss://, non «{gateway_url}»."
             )
 
+        raw_pause = get("TOURNAMENT_PAUSE") or "5"
+        try:
+            tournament_pause = float(raw_pause)
+        except ValueError:
+            tournament_pause = -1.0
+        if not 0 <= tournament_pause <= 600:
+            raise ConfigError(
+                f"TOURNAMENT_PAUSE deve essere un numero di secondi da 0 a 600, non «{raw_pause}»."
+            )
+
         return cls(
             token=token,
             dev_guild_id=dev_guild_id,
@@ -106,6 +118,7 @@ class Settings:
             log_level=log_level,
             api_base=api_base.rstrip("/") if api_base else None,
             gateway_url=gateway_url,
+            tournament_pause=tournament_pause,
         )
 
     @property

@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import ledger, player_settings, stats, tables
+from bot.storage import ledger, player_settings, stats, tables, tournaments
 from bot.storage.errors import (
     BonusDisabled,
     HandNotRunning,
@@ -477,7 +477,128 @@ class Storage:
     async def check(self, guild_id: int | None = None) -> list[str]:
         """Prove the ledger for one server or all: an empty list means every chip is accounted for."""
         async with self._transaction(write=False) as conn:
-            return await ledger.check(conn, guild_id)
+            return await ledger.check(conn, guild_id) + await tournaments.check(conn, guild_id)
+
+    # Tournaments (bot/storage/tournaments.py) --------------------------------------------------------
+
+    async def create_tournament(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        variant: str,
+        config: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tournaments.TournamentRow:
+        """Announce a tournament in a channel (no open table or tournament there) with an empty pool."""
+        async with self._transaction() as conn:
+            return await tournaments.create(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=creator_id,
+                variant=variant,
+                config_json=_dump(config),
+                state_json=_dump(state),
+                owner=self._owner,
+                now=self._now(),
+            )
+
+    async def register_tournament(
+        self, tournament_id: int, user_id: int, buy_in: int, state: dict[str, Any]
+    ) -> None:
+        """Pay the buy-in into the pool and store the state that lists the new entrant."""
+        if buy_in:
+            _amount(buy_in)
+        async with self._transaction() as conn:
+            await tournaments.register(
+                conn,
+                tournament_id=tournament_id,
+                user_id=user_id,
+                buy_in=buy_in,
+                state_json=_dump(state),
+                starting_chips=self.starting_chips,
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def unregister_tournament(
+        self, tournament_id: int, user_id: int, refund: int, state: dict[str, Any]
+    ) -> None:
+        """A withdrawal before the start: his buy-in back from the pool."""
+        async with self._transaction() as conn:
+            await tournaments.unregister(
+                conn,
+                tournament_id=tournament_id,
+                user_id=user_id,
+                refund=refund,
+                state_json=_dump(state),
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def cancel_tournament(
+        self, tournament_id: int, refunds: dict[int, int], state: dict[str, Any]
+    ) -> None:
+        """Call a tournament off: every buy-in back, the pool closed at 0."""
+        async with self._transaction() as conn:
+            await tournaments.cancel(
+                conn,
+                tournament_id=tournament_id,
+                refunds=refunds,
+                state_json=_dump(state),
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def start_tournament(self, tournament_id: int, state: dict[str, Any]) -> None:
+        async with self._transaction() as conn:
+            await tournaments.start(
+                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
+            )
+
+    async def save_tournament(self, tournament_id: int, state: dict[str, Any]) -> None:
+        """The state at a hand boundary: the tournament and its table in one write."""
+        async with self._transaction() as conn:
+            await tournaments.save(
+                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
+            )
+
+    async def finish_tournament(
+        self, tournament_id: int, prizes: dict[int, int], state: dict[str, Any]
+    ) -> bool:
+        """The final state and every prize, pool to balances, in one transaction; False if already paid."""
+        async with self._transaction() as conn:
+            return await tournaments.finish(
+                conn,
+                tournament_id=tournament_id,
+                prizes=prizes,
+                state_json=_dump(state),
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
+        async with self._transaction() as conn:
+            await tournaments.set_message(conn, tournament_id=tournament_id, message_id=message_id)
+
+    async def tournament_announced(self, tournament_id: int) -> None:
+        """The final standings are posted: a restart must not post them again."""
+        async with self._transaction() as conn:
+            await tournaments.mark_announced(conn, tournament_id=tournament_id)
+
+    async def live_tournaments(
+        self,
+        tournament_id: int | None = None,
+        *,
+        shard_ids: Collection[int] | None = None,
+        shard_count: int | None = None,
+    ) -> list[tournaments.TournamentRow]:
+        """Tournaments to restore at start-up (registering, playing, or finished but not announced);
+        with `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
+        shards = _shards(shard_ids, shard_count)
+        async with self._transaction(write=False) as conn:
+            return await tournaments.live(conn, tournament_id, shards)
 
 
 def _shards(shard_ids: Collection[int] | None, shard_count: int | None) -> tables.Shards | None:
