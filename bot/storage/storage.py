@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -68,7 +68,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _dump(value: dict[str, Any]) -> str:
+def _dump(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
@@ -232,7 +232,7 @@ class Storage:
         creator_id: int,
         variant: str,
         options: dict[str, Any],
-        state: dict[str, Any],
+        state: Mapping[str, Any],
     ) -> int:
         """Open a table in a channel (one open table per channel); return its id."""
         options_json, state_json = _dump(options), _dump(state)
@@ -254,7 +254,7 @@ class Storage:
         table_id: int,
         user_id: int,
         amount: int,
-        state: dict[str, Any] | None = None,
+        state: Mapping[str, Any] | None = None,
         *,
         level: str | None = None,
     ) -> None:
@@ -289,7 +289,7 @@ class Storage:
         async with self._transaction(write=False) as conn:
             return await tables.house_balance(conn, guild_id)
 
-    async def cash_out(self, table_id: int, user_id: int, state: dict[str, Any] | None = None) -> int:
+    async def cash_out(self, table_id: int, user_id: int, state: Mapping[str, Any] | None = None) -> int:
         """Move the player's whole seat back to his balance; return the chips moved."""
         state_json = None if state is None else _dump(state)
         async with self._transaction() as conn:
@@ -302,7 +302,9 @@ class Storage:
                 now=self._now(),
             )
 
-    async def begin_hand(self, table_id: int, stacks: dict[int, int], pot: int, state: dict[str, Any]) -> int:
+    async def begin_hand(
+        self, table_id: int, stacks: dict[int, int], pot: int, state: Mapping[str, Any]
+    ) -> int:
         """Write the start-of-hand snapshot (call before dealing); return the hand id.
 
         `stacks` and `pot` must equal what the ledger holds for the table: a disagreement is a bug
@@ -327,8 +329,8 @@ class Storage:
         hand_id: int,
         stacks: dict[int, int],
         pot: int,
-        state: dict[str, Any],
-        record: dict[str, Any],
+        state: Mapping[str, Any],
+        record: Mapping[str, Any],
         players: Sequence[HandPlayer] = (),
     ) -> None:
         """Write the new stacks, pot, state and the engine's hand record in one transaction.
@@ -488,7 +490,7 @@ class Storage:
         creator_id: int,
         variant: str,
         config: dict[str, Any],
-        state: dict[str, Any],
+        state: Mapping[str, Any],
     ) -> tournaments.TournamentRow:
         """Announce a tournament in a channel (no open table or tournament there) with an empty pool."""
         async with self._transaction() as conn:
@@ -505,7 +507,7 @@ class Storage:
             )
 
     async def register_tournament(
-        self, tournament_id: int, user_id: int, buy_in: int, state: dict[str, Any]
+        self, tournament_id: int, user_id: int, buy_in: int, state: Mapping[str, Any]
     ) -> None:
         """Pay the buy-in into the pool and store the state that lists the new entrant."""
         if buy_in:
@@ -523,7 +525,7 @@ class Storage:
             )
 
     async def unregister_tournament(
-        self, tournament_id: int, user_id: int, refund: int, state: dict[str, Any]
+        self, tournament_id: int, user_id: int, refund: int, state: Mapping[str, Any]
     ) -> None:
         """A withdrawal before the start: his buy-in back from the pool."""
         async with self._transaction() as conn:
@@ -538,7 +540,7 @@ class Storage:
             )
 
     async def cancel_tournament(
-        self, tournament_id: int, refunds: dict[int, int], state: dict[str, Any]
+        self, tournament_id: int, refunds: dict[int, int], state: Mapping[str, Any]
     ) -> None:
         """Call a tournament off: every buy-in back, the pool closed at 0."""
         async with self._transaction() as conn:
@@ -551,13 +553,13 @@ class Storage:
                 now=self._now(),
             )
 
-    async def start_tournament(self, tournament_id: int, state: dict[str, Any]) -> None:
+    async def start_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
         async with self._transaction() as conn:
             await tournaments.start(
                 conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
             )
 
-    async def save_tournament(self, tournament_id: int, state: dict[str, Any]) -> None:
+    async def save_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
         """The state at a hand boundary: the tournament and its table in one write."""
         async with self._transaction() as conn:
             await tournaments.save(
@@ -565,7 +567,7 @@ class Storage:
             )
 
     async def finish_tournament(
-        self, tournament_id: int, prizes: dict[int, int], state: dict[str, Any]
+        self, tournament_id: int, prizes: dict[int, int], state: Mapping[str, Any]
     ) -> bool:
         """The final state and every prize, pool to balances, in one transaction; False if already paid."""
         async with self._transaction() as conn:
