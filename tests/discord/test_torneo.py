@@ -10,7 +10,7 @@ import pytest
 
 from bot.config import ConfigError, Settings
 from bot.timers import ManualClock
-from tests.discord.test_torneo_support import STARTING, Torneo, accepted
+from tests.discord.torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
 

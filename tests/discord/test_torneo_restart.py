@@ -20,7 +20,7 @@ from bot.storage import Storage, StorageError
 from bot.storage import tournaments as stored_tournaments
 from engine.tournament import Phase
 from fakediscord import FakeDiscord
-from tests.discord.test_torneo_support import STARTING, Torneo, accepted
+from tests.discord.torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
 REPO = Path(__file__).resolve().parents[2]
