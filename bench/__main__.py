@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.bench_eval", "bench.bench_engine", "bench.bench_discord")
+BENCHMARKS = ("bench.bench_eval", "bench.bench_engine", "bench.bench_discord", "bench.bench_capacity")
 
 
 def main(argv: list[str]) -> int:
