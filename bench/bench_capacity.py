@@ -264,9 +264,11 @@ class WireTable:
         loop = asyncio.get_running_loop()
         while loop.time() < until:
             if think:
-                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * think)
-                if loop.time() >= until:
-                    return
+                pause = self.rng.uniform(0.5, 1.5) * think
+                if loop.time() + pause >= until:
+                    await asyncio.sleep(max(0.0, until - loop.time()))
+                    return  # the window ends while he thinks: nothing more is sent
+                await asyncio.sleep(pause)
             await self.step()
 
     async def step(self) -> None:
@@ -473,6 +475,28 @@ class Window:
         if self.target_rate is not None:
             out["target_rate"] = self.target_rate
         return out
+
+
+def kind_of(rec: InteractionRecord) -> str:
+    """What the player did, in the words of the wire: the command, or the button, menu or modal id."""
+    data = rec.payload.get("data") or {}
+    if rec.type == 2:
+        words = [str(data.get("name"))]
+        options = data.get("options") or []
+        while options and options[0].get("type") in (1, 2):
+            words.append(str(options[0]["name"]))
+            options = options[0].get("options") or []
+        return "/" + " ".join(words)
+    return str(data.get("custom_id") or f"type {rec.type}")
+
+
+def by_kind(records: Sequence[InteractionRecord]) -> list[tuple[str, int, float, float]]:
+    """(kind, count, p50 ms, p99 ms) of the interactions, most frequent first."""
+    groups: dict[str, list[float]] = {}
+    for r in records:
+        groups.setdefault(kind_of(r), []).append(1000 * ((r.answered_at or 0.0) - (r.sent_at or 0.0)))
+    rows = [(k, len(v), statistics.median(v), percentile(v, 99)) for k, v in groups.items()]
+    return sorted(rows, key=lambda row: -row[1])
 
 
 def answered(fake: FakeDiscord, since: float, until: float) -> list[InteractionRecord]:
@@ -793,6 +817,12 @@ def print_report(report: Report) -> None:
         print(f"azioni rifiutate dal bot (interazioni valide, contate): {refused}")
     load = ", ".join(f"{x:.2f}" for x in report.load_after)
     print(f"carico a fine corsa: {load}")
+    if report.rows:
+        largest = max(report.rows, key=lambda w: w.tables)
+        print()
+        print(f"-- latenza del bot per tipo di interazione ({largest.label}): quante, p50 ms, p99 ms")
+        for kind, count, p50, p99 in by_kind(largest.records):
+            print(f"   {count:>5} {p50:>7.1f} {p99:>7.1f}  {kind}")
     if report.profile:
         print()
         print("cProfile del processo del bot (una finestra in più, la riga più grande):")
