@@ -3,7 +3,8 @@
     python -m bench.bench_capacity [--tables 10,50] [--think-ms 2000] [--seconds 10]
                                    [--ramp-tables 50] [--ramp-rates 25,50,100,200,400] [--ramp-seconds 6]
                                    [--table-action-seconds 5] [--backend sqlite|postgres]
-                                   [--database-url URL] [--cprofile] [--json PATH] [--seed S]
+                                   [--database-url URL] [--cprofile] [--cprofile-tables 50]
+                                   [--json PATH] [--seed S]
 
 Two processes are measured one after the other, each alone on the same fake Discord:
 
@@ -37,8 +38,9 @@ of interactions per second, the same mix. For each window:
 Tables per core = 1 / (CPU per interaction x interactions per action / seconds between two actions of
 a table), at the stated pace of ``--table-action-seconds``. The machine's load average is printed
 before and after: other processes on the two cores show up in the latencies, less in the CPU times.
-With ``--cprofile``, one more window of the largest row runs with cProfile in the bot (switched on
-and off by signals, so only that window), and its top functions are printed. Hole cards are never
+With ``--cprofile``, one more window (``--cprofile-tables``, 50 by default: cProfile on the thread's CPU
+clock slows the bot several times) runs with cProfile in the bot, switched on and off by signals so
+only that window counts; its CPU by area and its top functions are printed. Hole cards are never
 printed.
 """
 
@@ -595,6 +597,7 @@ class Settings:
     backend: str = "sqlite"
     database_url: str | None = None
     cprofile: bool = False
+    cprofile_tables: int = 50
     seed: int = 1
 
 
@@ -658,7 +661,9 @@ class Report:
 
 async def run(settings: Settings) -> Report:
     report = Report(settings, load_before=os.getloadavg())
-    most = max([*settings.tables, settings.ramp_tables or 0])
+    most = max(
+        [*settings.tables, settings.ramp_tables or 0, settings.cprofile_tables if settings.cprofile else 0]
+    )
     channels = tuple(f"tavolo-{i + 1}" for i in range(most))
     members = tuple(f"t{i + 1}-g{j + 1}" for i in range(most) for j in range(PLAYERS))
     fake = CapacityFake(channels=channels, thread=("partita", channels[0]), members=members, timeout=TIMEOUT)
@@ -706,19 +711,16 @@ async def run(settings: Settings) -> Report:
                     print(f"   bot, rampa {target:g}/s: {rate:.0f}/s, p99 {p99:.1f} ms", flush=True)
                     if window.bot.p99_ms > TARGET_P99_MS or window.bot.rate < 0.8 * target:
                         break
-                if settings.cprofile and report.rows:
-                    largest = max(report.rows, key=lambda w: w.tables)
+                if settings.cprofile:
                     bot.proc.send_signal(signal.SIGUSR1)
-                    await measure_bot(
-                        fake,
-                        bot,
-                        drivers,
-                        Window("cprofile", largest.tables, settings.think_ms),
-                        settings.seconds,
-                    )
+                    profiled = Window("cprofile", settings.cprofile_tables, settings.think_ms)
+                    await measure_bot(fake, bot, drivers, profiled, settings.seconds)
                     bot.proc.send_signal(signal.SIGUSR2)
                     await asyncio.sleep(0.5)
                     report.profile = read_profile(profile_path)
+            except BaseException:
+                print(f"-- the bot's log, last lines:\n{bot.log()[-4000:]}", file=sys.stderr, flush=True)
+                raise
             finally:
                 await bot.stop()
                 report.problems.extend(bot.problems())
@@ -727,6 +729,9 @@ async def run(settings: Settings) -> Report:
                 for window in [*report.rows, *report.ramp]:
                     await replay(fake, null, window)
                     print(f"   null bot, {window.label}: {window.null.interactions} interazioni", flush=True)
+            except BaseException:
+                print(f"-- the null bot's log:\n{null.log()[-4000:]}", file=sys.stderr, flush=True)
+                raise
             finally:
                 await null.stop()
                 report.problems.extend(null.problems())
@@ -858,7 +863,7 @@ def print_report(report: Report) -> None:
             print(f"   {count:>5} {p50:>7.1f} {p99:>7.1f}  {kind}")
     if report.profile:
         print()
-        print("cProfile del processo del bot (una finestra in più, la riga più grande):")
+        print(f"cProfile del processo del bot (una finestra in più, {s.cprofile_tables} tavoli):")
         print(report.profile)
     for problem in report.problems:
         print(f"PROBLEMA: {problem}")
@@ -890,6 +895,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL, passed as DATABASE_URL")
     parser.add_argument("--cprofile", action="store_true", help="profile one more window inside the bot")
+    parser.add_argument(
+        "--cprofile-tables",
+        type=int,
+        default=50,
+        help="tables of the profiled window (cProfile slows the bot several times: keep it moderate)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(list(argv))
@@ -909,6 +920,7 @@ def main(argv: Sequence[str] = ()) -> int:
         backend=args.backend,
         database_url=args.database_url,
         cprofile=args.cprofile,
+        cprofile_tables=args.cprofile_tables,
         seed=args.seed,
     )
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
