@@ -405,6 +405,7 @@ class Side:
     latencies_ms: list[float] = field(default_factory=list, repr=False)
     rest_calls: int = 0
     seconds: float = 0.0
+    routes: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
 
     @property
     def cpu_ms_per_interaction(self) -> float:
@@ -536,6 +537,7 @@ async def measure_bot(
     await quiet(fake)
     window.bot.cpu_s = bot.cpu() - cpu
     window.bot.rest_calls = len(fake.rest_calls) - mark
+    window.bot.routes = Counter(fake.rest_calls[mark:])
     window.bot.seconds = ended - began
     window.records = answered(fake, began, ended)
     fill(window.bot, window.records)
@@ -861,6 +863,9 @@ def print_report(report: Report) -> None:
         print(f"-- latenza del bot per tipo di interazione ({largest.label}): quante, p50 ms, p99 ms")
         for kind, count, p50, p99 in by_kind(largest.records):
             print(f"   {count:>5} {p50:>7.1f} {p99:>7.1f}  {kind}")
+        print(f"-- chiamate REST del bot per interazione ({largest.label})")
+        for (method, route), count in largest.bot.routes.most_common():
+            print(f"   {count / max(1, largest.bot.interactions):6.2f}  {method} {route}")
     if report.profile:
         print()
         print(f"cProfile del processo del bot (una finestra in più, {s.cprofile_tables} tavoli):")
