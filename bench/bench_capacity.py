@@ -17,7 +17,9 @@ Two processes are measured one after the other, each alone on the same fake Disc
 The fake and the driver live in this process. Each table has its own channel and four players
 (poker tradizionale, cip 10) who play hands through slash commands, buttons, modals and the draw
 menu, as in bench_discord, but seen only from the wire: whose turn it is comes from the table
-message («Tocca a @...»), the legal words from its buttons, a player's cards from his DMs. Each
+message («Tocca a @...»), the legal words from its buttons, a player's cards from his DMs. Before
+any window every table deals one hand (not measured: the bot opens and keeps each player's DM
+channel then, as a server that has been running for a while already has). Each
 player thinks 0.5 to 1.5 times ``--think-ms`` before each action; after an action his table waits
 until the bot has edited the table message.
 
@@ -698,6 +700,9 @@ async def run(settings: Settings) -> Report:
             bot = await start_process("bot", "bench.capacity.profiled_bot", bot_env, "Connected as", work)
             try:
                 await asyncio.gather(*(d.setup() for d in drivers))
+                # Warm-up, not measured: every table deals its first hand, so the bot opens each
+                # player's DM channel once (it keeps them) before any window, as on a running server.
+                await asyncio.gather(*(d.step() for d in drivers))
                 for n in settings.tables:
                     window = Window(f"{n} tavoli", n, settings.think_ms)
                     await measure_bot(fake, bot, drivers, window, settings.seconds)
