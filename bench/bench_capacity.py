@@ -138,6 +138,16 @@ class CapacityFake(FakeDiscord):
         self._touch(out)
         return out
 
+    async def until_dealt(self, players: Sequence[int], timeout: float = 180.0) -> None:
+        """Wait (bounded) until each of `players` has been sent his cards by DM."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while any(p not in self.cards for p in players):
+            if loop.time() > deadline:
+                missing = sum(p not in self.cards for p in players)
+                raise AssertionError(f"{missing} players got no cards by DM within {timeout:g} s")
+            await asyncio.sleep(0.05)
+
     async def until(self, channel_id: int, predicate: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
         """Wait (bounded) until `predicate()` holds, woken by every message change in the channel."""
         loop = asyncio.get_running_loop()
@@ -702,7 +712,14 @@ async def run(settings: Settings) -> Report:
                 await asyncio.gather(*(d.setup() for d in drivers))
                 # Warm-up, not measured: every table deals its first hand, so the bot opens each
                 # player's DM channel once (it keeps them) before any window, as on a running server.
+                began = time.perf_counter()
                 await asyncio.gather(*(d.step() for d in drivers))
+                await fake.until_dealt([u.id for d in drivers for u in d.users])
+                print(
+                    f"   bot: {len(drivers)} tavoli pronti, prima mano e DM in "
+                    f"{time.perf_counter() - began:.1f} s",
+                    flush=True,
+                )
                 for n in settings.tables:
                     window = Window(f"{n} tavoli", n, settings.think_ms)
                     await measure_bot(fake, bot, drivers, window, settings.seconds)
