@@ -18,8 +18,8 @@ The fake and the driver live in this process. Each table has its own channel and
 (poker tradizionale, cip 10) who play hands through slash commands, buttons, modals and the draw
 menu, as in bench_discord, but seen only from the wire: whose turn it is comes from the table
 message («Tocca a @...»), the legal words from its buttons, a player's cards from his DMs. Before
-any window every table deals one hand (not measured: the bot opens and keeps each player's DM
-channel then, as a server that has been running for a while already has). Each
+any window every table plays until each of its players has had his cards by DM (not measured: the
+bot opens and keeps each DM channel then, as a server that has been running for a while has). Each
 player thinks 0.5 to 1.5 times ``--think-ms`` before each action; after an action his table waits
 until the bot has edited the table message.
 
@@ -95,6 +95,8 @@ TURN_SECONDS = 3600
 TARGET_P99_MS = 50.0
 TARGET_RATIO = 2.0
 TIMEOUT = 30.0
+STALL_SECONDS = 10.0
+"""How long a table waits for the bot to edit its message after an action before reporting a stall."""
 QUIET_EXTRA = 0.2
 """After the fake has seen no request for a while, wait this much more before reading the CPU."""
 ACTION_PREFIX = views.PREFIX + "a:"
@@ -137,16 +139,6 @@ class CapacityFake(FakeDiscord):
         out = super()._edit(msg, *args, **kwargs)
         self._touch(out)
         return out
-
-    async def until_dealt(self, players: Sequence[int], timeout: float = 180.0) -> None:
-        """Wait (bounded) until each of `players` has been sent his cards by DM."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while any(p not in self.cards for p in players):
-            if loop.time() > deadline:
-                missing = sum(p not in self.cards for p in players)
-                raise AssertionError(f"{missing} players got no cards by DM within {timeout:g} s")
-            await asyncio.sleep(0.05)
 
     async def until(self, channel_id: int, predicate: Callable[[], bool], timeout: float = TIMEOUT) -> bool:
         """Wait (bounded) until `predicate()` holds, woken by every message change in the channel."""
@@ -251,6 +243,8 @@ class WireTable:
         self.refused = 0
         self.kinds: Counter[str] = Counter()
         self.no_open: set[int] = set()  # players whose «apro» was refused in this hand
+        self.stalls: list[str] = []
+        self.last_way = ""
 
     def seed(self, seed: int) -> None:
         self.rng = random.Random(seed * 1_000_003 + self.index)
@@ -272,6 +266,13 @@ class WireTable:
         refused = [r.content for r in replies if r.ephemeral]
         if refused:
             raise AssertionError(f"#{self.channel.name}: set-up refused: {refused}")
+
+    async def warm_up(self, most: int = 60) -> None:
+        """Act at once until every player of the table has been sent his cards (at most `most` times)."""
+        for _ in range(most):
+            if all(u.id in self.fake.cards for u in self.users):
+                return
+            await self.step()
 
     async def play(self, until: float, think: float) -> None:
         """Act, pause, act... until the loop's clock passes `until` (the action in course ends)."""
@@ -306,8 +307,14 @@ class WireTable:
             if kind is K.APRO:
                 self.no_open.add(user.id)
             return
-        if not await self.fake.until(self.channel.id, lambda: len(msg.history) > version or msg.deleted):
-            raise AssertionError(f"#{self.channel.name}: the table message did not change after «{kind}»")
+        changed = await self.fake.until(
+            self.channel.id, lambda: len(msg.history) > version or msg.deleted, STALL_SECONDS
+        )
+        if not changed:  # reported, and the next step reads the table message afresh
+            self.stalls.append(
+                f"#{self.channel.name}: the table message did not change within {STALL_SECONDS:g} s "
+                f"after «{kind}» ({self.last_way})"
+            )
 
     async def start_hand(self, msg: FakeMessage | None, buttons: dict[str, Json]) -> None:
         user = self.rng.choice(self.users)
@@ -356,7 +363,8 @@ class WireTable:
         """Say `kind` by command or by button (half each); False when the bot refused it."""
         by_button = self.rng.random() < 0.5
         word = "paròl" if kind is K.PAROL else kind.value
-        self.kinds[f"{word} ({'pulsante' if by_button else 'comando'})"] += 1
+        self.last_way = f"{word} ({'pulsante' if by_button else 'comando'})"
+        self.kinds[self.last_way] += 1
         msg = self.message()
         assert msg is not None
         if kind is K.CAMBIO:
@@ -710,13 +718,13 @@ async def run(settings: Settings) -> Report:
             bot = await start_process("bot", "bench.capacity.profiled_bot", bot_env, "Connected as", work)
             try:
                 await asyncio.gather(*(d.setup() for d in drivers))
-                # Warm-up, not measured: every table deals its first hand, so the bot opens each
-                # player's DM channel once (it keeps them) before any window, as on a running server.
+                # Warm-up, not measured: every table plays until each player has had his cards, so
+                # the bot opens each DM channel once (it keeps them) before any window, as on a server
+                # that has been running for a while.
                 began = time.perf_counter()
-                await asyncio.gather(*(d.step() for d in drivers))
-                await fake.until_dealt([u.id for d in drivers for u in d.users])
+                await asyncio.gather(*(d.warm_up() for d in drivers))
                 print(
-                    f"   bot: {len(drivers)} tavoli pronti, prima mano e DM in "
+                    f"   bot: {len(drivers)} tavoli pronti, carte a ogni giocatore in "
                     f"{time.perf_counter() - began:.1f} s",
                     flush=True,
                 )
@@ -761,6 +769,7 @@ async def run(settings: Settings) -> Report:
                 report.problems.extend(null.problems())
     finally:
         await fake.stop()
+    report.problems.extend(stall for d in drivers for stall in d.stalls)
     if fake.unhandled:
         report.problems.append(f"routes the fake does not implement: {fake.unhandled}")
     report.problems.extend(fake.violations)
