@@ -96,6 +96,9 @@ TARGET_P99_MS = 50.0
 TARGET_RATIO = 2.0
 TIMEOUT = 30.0
 STALL_SECONDS = 10.0
+WARM_UP_TABLES = 10
+"""Tables warming up at once: all of them acting without pause would push the bot past Discord's
+3-second answer deadline (200 tables in flight on one event loop)."""
 """How long a table waits for the bot to edit its message after an action before reporting a stall."""
 QUIET_EXTRA = 0.2
 """After the fake has seen no request for a while, wait this much more before reading the CPU."""
@@ -722,7 +725,13 @@ async def run(settings: Settings) -> Report:
                 # the bot opens each DM channel once (it keeps them) before any window, as on a server
                 # that has been running for a while.
                 began = time.perf_counter()
-                await asyncio.gather(*(d.warm_up() for d in drivers))
+                gate = asyncio.Semaphore(WARM_UP_TABLES)
+
+                async def warm_up(d: WireTable) -> None:
+                    async with gate:
+                        await d.warm_up()
+
+                await asyncio.gather(*(warm_up(d) for d in drivers))
                 print(
                     f"   bot: {len(drivers)} tavoli pronti, carte a ogni giocatore in "
                     f"{time.perf_counter() - began:.1f} s",
