@@ -304,20 +304,24 @@ class WireTable:
         legal = {ActionKind(cid.removeprefix(ACTION_PREFIX)) for cid in words}
         kind = self.choose(user, legal, msg)
         version = len(msg.history)
-        done = await self.act(user, kind)
-        if not done:
-            self.refused += 1
-            if kind is K.APRO:
-                self.no_open.add(user.id)
-            return
-        changed = await self.fake.until(
-            self.channel.id, lambda: len(msg.history) > version or msg.deleted, STALL_SECONDS
-        )
-        if not changed:  # reported, and the next step reads the table message afresh
-            self.stalls.append(
-                f"#{self.channel.name}: the table message did not change within {STALL_SECONDS:g} s "
-                f"after «{kind}» ({self.last_way})"
+        reply = await self.act(user, kind)
+        if reply is not None and not refused_at_once(reply):
+            changed = await self.fake.until(
+                self.channel.id,
+                lambda: len(msg.history) > version or msg.deleted or refused_later(reply),
+                STALL_SECONDS,
             )
+            if len(msg.history) > version or msg.deleted:
+                return
+            if not changed:  # reported, and the next step reads the table message afresh
+                self.stalls.append(
+                    f"#{self.channel.name}: the table message did not change within {STALL_SECONDS:g} s "
+                    f"after «{kind}» ({self.last_way})"
+                )
+                return
+        self.refused += 1  # e.g. «apro» with last hand's cards, the new ones not yet read
+        if kind is K.APRO:
+            self.no_open.add(user.id)
 
     async def start_hand(self, msg: FakeMessage | None, buttons: dict[str, Json]) -> None:
         user = self.rng.choice(self.users)
@@ -362,8 +366,9 @@ class WireTable:
             kind = next((k for k in (K.PAROL, K.VEDO, K.SERVITO, K.PASSO) if k in legal), min(legal))
         return kind
 
-    async def act(self, user: FakeUser, kind: ActionKind) -> bool:
-        """Say `kind` by command or by button (half each); False when the bot refused it."""
+    async def act(self, user: FakeUser, kind: ActionKind) -> Reply | None:
+        """Say `kind` by command or by button (half each): the answer to the last interaction of it, or
+        None when the bot refused to open its modal or menu."""
         by_button = self.rng.random() < 0.5
         word = "paròl" if kind is K.PAROL else kind.value
         self.last_way = f"{word} ({'pulsante' if by_button else 'comando'})"
@@ -375,13 +380,12 @@ class WireTable:
                 menu = await self.fake.click(user, msg, custom_id=views.action_custom_id(kind), settle=False)
                 select = next((c for c in menu.components if c.get("type") == SELECT), None)
                 if select is None:
-                    return False
+                    return None
                 options = [o["value"] for o in select["options"]]
                 count = self.rng.randint(1, min(len(options), select.get("max_values", 1)))
-                await self.fake.select(
+                return await self.fake.select(
                     user, menu, select["custom_id"], self.rng.sample(options, count), settle=False
                 )
-                return True  # the menu closes privately with the outcome; the table message tells
             positions = " ".join(str(p) for p in sorted(self.rng.sample(range(1, 6), self.rng.randint(1, 3))))
             reply = await self.slash(user, "cambio", carte=positions)
         elif kind in views.AMOUNT_KINDS:
@@ -390,7 +394,7 @@ class WireTable:
                     user, msg, custom_id=views.action_custom_id(kind), settle=False
                 )
                 if opened.modal is None:
-                    return False
+                    return None
                 name = field_id(opened.modal)
                 value = modal_default(opened.modal) or "cip"
                 reply = await self.fake.submit_modal(user, opened, {name: value}, settle=False)
@@ -400,7 +404,18 @@ class WireTable:
             reply = await self.fake.click(user, msg, custom_id=views.action_custom_id(kind), settle=False)
         else:
             reply = await self.slash(user, word)
-        return not reply.ephemeral
+        return reply
+
+
+def refused_at_once(reply: Reply) -> bool:
+    """A refusal answered at once: a private message (an accepted action edits the table message or
+    the private menu, or answers in public)."""
+    return reply.callback_type == 4 and reply.ephemeral
+
+
+def refused_later(reply: Reply) -> bool:
+    """A refusal after a defer (the table was busy): a private follow-up."""
+    return reply.deferred and any(m.ephemeral for m in reply.followups)
 
 
 def modal_default(modal: Json) -> str | None:
