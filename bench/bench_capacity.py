@@ -247,6 +247,7 @@ class WireTable:
         self.kinds: Counter[str] = Counter()
         self.no_open: set[int] = set()  # players whose «apro» was refused in this hand
         self.stalls: list[str] = []
+        self.refused_kinds: Counter[str] = Counter()
         self.last_way = ""
 
     def seed(self, seed: int) -> None:
@@ -319,13 +320,16 @@ class WireTable:
                     f"after «{kind}» ({self.last_way})"
                 )
                 return
-        self.refused += 1  # e.g. «apro» with last hand's cards, the new ones not yet read
+        self.refused += 1
+        self.refused_kinds[self.last_way] += 1
         if kind is K.APRO:
             self.no_open.add(user.id)
 
     async def start_hand(self, msg: FakeMessage | None, buttons: dict[str, Json]) -> None:
         user = self.rng.choice(self.users)
         self.no_open.clear()
+        for player in self.users:  # last hand's cards: nobody opens with them
+            self.fake.cards.pop(player.id, None)
         if msg is not None and views.START_BUTTON in buttons and self.rng.random() < 0.5:
             self.kinds["inizia (pulsante)"] += 1
             reply = await self.fake.click(user, msg, custom_id=views.START_BUTTON, settle=False)
@@ -334,6 +338,7 @@ class WireTable:
             reply = await self.slash(user, "tavolo inizia")
         if reply.ephemeral or reply.message is None:
             self.refused += 1
+            self.refused_kinds["inizia"] += 1
             await asyncio.sleep(0.2)
             return
         self.message_id = reply.message.id
@@ -648,6 +653,7 @@ class Report:
     ramp: list[Window] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     profile: str = ""
+    refused_kinds: Counter[str] = field(default_factory=Counter)
     load_before: tuple[float, ...] = ()
     load_after: tuple[float, ...] = ()
 
@@ -747,6 +753,8 @@ async def run(settings: Settings) -> Report:
                         await d.warm_up()
 
                 await asyncio.gather(*(warm_up(d) for d in drivers))
+                for d in drivers:
+                    d.refused_kinds.clear()  # only the windows' refusals are reported
                 print(
                     f"   bot: {len(drivers)} tavoli pronti, carte a ogni giocatore in "
                     f"{time.perf_counter() - began:.1f} s",
@@ -794,6 +802,8 @@ async def run(settings: Settings) -> Report:
     finally:
         await fake.stop()
     report.problems.extend(stall for d in drivers for stall in d.stalls)
+    for d in drivers:
+        report.refused_kinds.update(d.refused_kinds)
     if fake.unhandled:
         report.problems.append(f"routes the fake does not implement: {fake.unhandled}")
     report.problems.extend(fake.violations)
@@ -909,7 +919,8 @@ def print_report(report: Report) -> None:
         )
     refused = sum(w.refused for w in [*report.rows, *report.ramp])
     if refused:
-        print(f"azioni rifiutate dal bot (interazioni valide, contate): {refused}")
+        kinds = ", ".join(f"{kind} {count}" for kind, count in report.refused_kinds.most_common())
+        print(f"azioni rifiutate dal bot (interazioni valide, contate): {refused}: {kinds}")
     load = ", ".join(f"{x:.2f}" for x in report.load_after)
     print(f"carico a fine corsa: {load}")
     if report.rows:
