@@ -336,12 +336,18 @@ class WireTable:
         else:
             self.kinds["inizia (comando)"] += 1
             reply = await self.slash(user, "tavolo inizia")
-        if reply.ephemeral or reply.message is None:
+        table: FakeMessage | None = reply.message
+        if reply.deferred:  # the table was busy: the new table message comes as the first follow-up
+            rec = reply.record
+            await self.fake.until(self.channel.id, lambda: bool(rec.followup_ids), STALL_SECONDS)
+            table = reply.followups[0] if rec.followup_ids else None
+        if table is None or table.ephemeral:
             self.refused += 1
-            self.refused_kinds["inizia"] += 1
+            text = table.content if table is not None else reply.content
+            self.refused_kinds[f"inizia: {text[:70]!r}"] += 1  # no cards in these texts
             await asyncio.sleep(0.2)
             return
-        self.message_id = reply.message.id
+        self.message_id = table.id
 
     def choose(self, user: FakeUser, legal: set[ActionKind], msg: FakeMessage) -> ActionKind:
         """The seeded policy of bench_discord, reading the street from the buttons."""
