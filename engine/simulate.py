@@ -4,6 +4,7 @@
                               [--seme S] [--json] [--limite L] [--senza-semi] [--over]
                               [--invito-tutti] [--controcontrobuio] [--cambio-max 4|5]
                               [--mazzo auto|32|americano]
+    python -m engine.simulate --torneo ...   (whole tournaments: engine.tournament.simulation)
 
 Every player picks a random legal action (a random amount inside the legal range, random discards).
 In checking mode, after **every** request the simulator verifies that no chip was created or
@@ -639,8 +640,13 @@ def _summary(result: SimulationResult) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--torneo" in args:  # whole tournaments: engine.tournament.simulation
+        from engine.tournament.simulation import main as torneo_main
+
+        return torneo_main(args)
     try:
-        options, players, hands, seed, as_json = _parse(sys.argv[1:] if argv is None else argv)
+        options, players, hands, seed, as_json = _parse(args)
     except InputError as error:
         print(error, file=sys.stderr)
         return 2

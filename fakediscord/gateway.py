@@ -86,14 +86,8 @@ class GatewayMixin:
         return 0 if guild_id is None else (guild_id >> 22) % (count or self.shard_count)
 
     def connection_for(self, guild_id: int | None) -> Connection | None:
-        return next((c for c in self.connections if c.serves(guild_id)), None)
-
-    @property
-    def _ws(self) -> web.WebSocketResponse | None:
-        """The connection of the first guild (the only one without sharding)."""
-        first = next(iter(self.guilds))
-        conn = self.connection_for(first)
-        return conn.ws if conn is not None else None
+        """The newest live connection of the guild's shard (a client that reconnects replaces its old one)."""
+        return next((c for c in reversed(self.connections) if c.serves(guild_id)), None)
 
     async def dispatch(self, event: str, data: Json, *, guild_id: int | str | None = "auto") -> float:
         """Send one event on the connection of its guild's shard (`guild_id` from the data's "guild_id"
@@ -180,9 +174,8 @@ class GatewayMixin:
 
     async def drop_gateway(self, code: int, *, shard: int = 0) -> None:
         """Close shard `shard`'s connection with `code` (4000: the bot resumes; 4004: it gives up)."""
-        conn = next(
-            (c for c in self.connections if c.shard and c.shard[0] == shard and not c.ws.closed), None
-        )
+        live = [c for c in reversed(self.connections) if c.shard is not None and not c.ws.closed]
+        conn = next((c for c in live if c.shard is not None and c.shard[0] == shard), None)
         assert conn is not None, f"no bot is connected on shard {shard}"
         await conn.ws.close(code=code, message=b"dropped by the fake")
 

@@ -12,6 +12,7 @@ import discord
 
 from fakediscord.interactions import Reply
 from fakediscord.model import FakeChannel, FakeMessage, FakeUser, Json
+from fakediscord.rules import Rules
 from fakediscord.runner import UNPATCHED, RunningClient, point_discord_py_at, start_client
 from fakediscord.server import FakeDiscord
 
@@ -118,6 +119,15 @@ class Harness:
 
     async def settle(self) -> None:
         await self.fake.settle()
+
+    async def delete_message(self, message: FakeMessage | Reply, *, by: FakeUser | None = None) -> None:
+        """A user or moderator deletes a message of the bot's; the bot hears MESSAGE_DELETE."""
+        await self.fake.delete_message(message, by=by)
+
+    @property
+    def rules(self) -> Rules:
+        """Discord's strict behaviours and rate limits, switchable for this test (fakediscord/rules.py)."""
+        return self.fake.rules
 
     # ----------------------------------------------------------------- what the bot did
 

@@ -54,8 +54,9 @@ class InteractionRecord:
     followup_ids: list[int] = field(default_factory=list)
     edited_ids: list[int] = field(default_factory=list)
     posted_from: int = 0  # messages with a larger id were created after the interaction was sent
-    # time.perf_counter() when the INTERACTION_CREATE frame went out and when the first callback POST
-    # arrived (bench/bench_discord.py measures the bot's latency between the two).
+    # `fake.clock()` (time.perf_counter() unless a test swaps it) when the INTERACTION_CREATE frame went
+    # out and when the first callback POST arrived (bench/bench_discord.py measures the bot's latency
+    # between the two; the answer deadline is checked on them).
     sent_at: float | None = None
     answered_at: float | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)

@@ -87,13 +87,14 @@ class FormErrors:
         return found
 
 
-def check_message(body: Json, uploads: Iterable[Upload], *, prefix: Path = ()) -> FormErrors:
-    """A message body (create, edit, interaction response data, follow-up), with its files."""
+def check_message(body: Json, uploads: Iterable[Upload], *, prefix: Path = (), flags: int = 0) -> FormErrors:
+    """A message body (create, edit, interaction response data, follow-up), with its files; `flags`: the
+    edited message's, used when the body does not say."""
     errors = FormErrors()
     errors.max_length((*prefix, "content"), body.get("content"), CONTENT)
     _check_embeds(errors, prefix, list(body.get("embeds") or []))
     components = list(body.get("components") or [])
-    if int(body.get("flags") or 0) & IS_COMPONENTS_V2:
+    if int(body.get("flags") or flags) & IS_COMPONENTS_V2:
         if _count(components) > V2_COMPONENTS:
             errors.add((*prefix, "components"), "BASE_TYPE_MAX_LENGTH", f"Must be {V2_COMPONENTS} or fewer.")
         _check_components(errors, (*prefix, "components"), components)

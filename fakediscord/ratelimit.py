@@ -106,11 +106,11 @@ class RateLimiter:
             if fault.matches(method, route, channel_id):
                 fault.hits += 1
                 return self._forced(fault, method, route)
-        until = self.throttled.get(channel_id) if channel_id is not None else None
-        if until is not None:
+        if channel_id is not None and channel_id in self.throttled:
+            until = self.throttled[channel_id]
             if now < until:
                 return self._limited(method, route, until - now, scope="user", limit=1)
-            del self.throttled[channel_id]  # type: ignore[arg-type]
+            del self.throttled[channel_id]
         if not self.rules.rate_limits:
             return Verdict()
         if not route.startswith(GLOBAL_EXEMPT_PREFIXES):

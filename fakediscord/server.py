@@ -671,8 +671,10 @@ class FakeDiscord(UserActions, GatewayMixin):
         creating: bool,
         prefix: tuple[str, ...] = (),
         modal: bool = False,
+        flags: int = 0,
     ) -> web.Response | None:
-        """Discord's refusal of an oversized or empty message (or modal), or None to accept it."""
+        """Discord's refusal of an oversized or empty message (or modal), or None to accept it; `flags`
+        are the edited message's (an edit body rarely repeats IS_COMPONENTS_V2)."""
         if not self.rules.payload_limits:
             return None
         big = limits.too_big(uploads, self.rules.attachment_size_limit)
@@ -682,7 +684,7 @@ class FakeDiscord(UserActions, GatewayMixin):
         errors = (
             limits.check_modal(body, prefix=prefix)
             if modal
-            else limits.check_message(body, uploads, prefix=prefix)
+            else limits.check_message(body, uploads, prefix=prefix, flags=flags)
         )
         if errors:
             self.violate("payload limits", f"Invalid Form Body at {', '.join(errors.paths())}")
@@ -780,7 +782,7 @@ class FakeDiscord(UserActions, GatewayMixin):
             return json_response(msg.payload)
         if request.method == "PATCH":
             body, uploads = await read_body(request)
-            refused = self._refuse_payload(body, uploads, creating=False)
+            refused = self._refuse_payload(body, uploads, creating=False, flags=msg.flags)
             if refused is not None:
                 return refused
             return json_response(self._edit(msg, body, uploads).payload)
@@ -818,8 +820,14 @@ class FakeDiscord(UserActions, GatewayMixin):
         if kind == 9 and rec.type == 5:
             return error_response(400, 50035, "Invalid Form Body: a modal cannot answer a modal")
         if kind in (4, 7, 9):
+            source = self.store.get(rec.source_message_id or 0)
             refused = self._refuse_payload(
-                data, uploads, creating=kind == 4, prefix=("data",), modal=kind == 9
+                data,
+                uploads,
+                creating=kind == 4,
+                prefix=("data",),
+                modal=kind == 9,
+                flags=source.flags if kind == 7 and source is not None else 0,
             )
             if refused is not None:
                 return refused
@@ -909,7 +917,7 @@ class FakeDiscord(UserActions, GatewayMixin):
             return json_response(msg.payload)
         if request.method == "PATCH":
             body, uploads = await read_body(request)
-            refused = self._refuse_payload(body, uploads, creating=False)
+            refused = self._refuse_payload(body, uploads, creating=False, flags=msg.flags)
             if refused is not None:
                 return refused
             self._edit(msg, body, uploads)

@@ -482,3 +482,24 @@ async def test_allowed_mentions_are_recorded_and_decide_who_is_pinged(
     # An edit that adds a mention pings nobody, as on Discord.
     await quiet.edit(content=f"<@{alice.id}>", allowed_mentions=discord.AllowedMentions(users=True))
     assert nobody.notified == [] and len(nobody.allowed_mentions) == 2
+
+
+async def test_components_v2_messages_count_components_not_rows(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    channel = fake_discord.channel("poker").id
+    texts = [{"type": 10, "content": f"riga {i}"} for i in range(6)]
+    status, _ = await call(
+        http, "POST", f"/channels/{channel}/messages", {"flags": 1 << 15, "components": texts}
+    )
+    assert status == 200  # six top-level components: fine without action rows
+    [msg] = fake_discord.messages("poker")
+    # An edit does not repeat the flag: the message's own flags decide.
+    status, _ = await call(
+        http, "PATCH", f"/channels/{channel}/messages/{msg.id}", {"components": texts[:5] * 2}
+    )
+    assert status == 200
+    many = [{"type": 10, "content": str(i)} for i in range(41)]
+    status, body = await call(http, "PATCH", f"/channels/{channel}/messages/{msg.id}", {"components": many})
+    assert (status, body["code"]) == (400, 50035)
+    take_violations(fake_discord)
