@@ -71,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_discord import can_open, field_id, percentile
-from cogs import views
+from bot import views
 from engine.actions import ActionKind
 from engine.cards import Card, CardError, deck_size_for_players, parse_cards
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, Reply
@@ -102,7 +102,25 @@ WARM_UP_TABLES = 10
 """How long a table waits for the bot to edit its message after an action before reporting a stall."""
 QUIET_EXTRA = 0.2
 """After the fake has seen no request for a while, wait this much more before reading the CPU."""
-ACTION_PREFIX = views.PREFIX + "a:"
+ACTION = "a:"
+"""What an action button does, after its table and hand: ``tv:<table>:<hand>:a:<word>``."""
+
+
+def what_of(custom_id: str) -> str:
+    """The part of a table component's id that says what it does (``a:vedo``, ``inizia``, ...)."""
+    parts = custom_id.split(":", 3)
+    return parts[3] if len(parts) == 4 and parts[0] + ":" == views.PREFIX else ""
+
+
+def button_id(msg: FakeMessage, what: str) -> str:
+    """The custom id of the button of ``msg`` that does ``what`` (bound to that message's hand)."""
+    for component in msg.components:
+        custom_id = component.get("custom_id")
+        if isinstance(custom_id, str) and what_of(custom_id) == what:
+            return custom_id
+    raise AssertionError(f"no button {what!r} on the table message")
+
+
 TURN = re.compile(r"Tocca a <@(\d+)>")
 OPENING = re.compile(r"Si apre con: coppia di (\w+)")
 LEVELS = {"jack": 11, "donne": 12, "re": 13}
@@ -293,7 +311,7 @@ class WireTable:
     async def step(self) -> None:
         msg = self.message()
         buttons = {} if msg is None else {c["custom_id"]: c for c in msg.components if "custom_id" in c}
-        words = [cid for cid in buttons if cid.startswith(ACTION_PREFIX)]
+        words = [cid for cid in buttons if what_of(cid).startswith(ACTION)]
         self.actions += 1
         if msg is None or not words:
             await self.start_hand(msg, buttons)
@@ -302,7 +320,7 @@ class WireTable:
         if turn is None or int(turn.group(1)) not in self.by_id:
             raise AssertionError(f"#{self.channel.name}: buttons but no player to act: {msg.content[-200:]}")
         user = self.by_id[int(turn.group(1))]
-        legal = {ActionKind(cid.removeprefix(ACTION_PREFIX)) for cid in words}
+        legal = {ActionKind(what_of(cid).removeprefix(ACTION)) for cid in words}
         kind = self.choose(user, legal, msg)
         version = len(msg.history)
         reply = await self.act(user, kind)
@@ -330,9 +348,10 @@ class WireTable:
         self.no_open.clear()
         for player in self.users:  # last hand's cards: nobody opens with them
             self.fake.cards.pop(player.id, None)
-        if msg is not None and views.START_BUTTON in buttons and self.rng.random() < 0.5:
+        start = next((cid for cid in buttons if what_of(cid) == "inizia"), None)
+        if msg is not None and start is not None and self.rng.random() < 0.5:
             self.kinds["inizia (pulsante)"] += 1
-            reply = await self.fake.click(user, msg, custom_id=views.START_BUTTON, settle=False)
+            reply = await self.fake.click(user, msg, custom_id=start, settle=False)
         else:
             self.kinds["inizia (comando)"] += 1
             reply = await self.slash(user, "tavolo inizia")
@@ -388,7 +407,9 @@ class WireTable:
         assert msg is not None
         if kind is K.CAMBIO:
             if by_button:
-                menu = await self.fake.click(user, msg, custom_id=views.action_custom_id(kind), settle=False)
+                menu = await self.fake.click(
+                    user, msg, custom_id=button_id(msg, ACTION + kind.value), settle=False
+                )
                 select = next((c for c in menu.components if c.get("type") == SELECT), None)
                 if select is None:
                     return None
@@ -402,7 +423,7 @@ class WireTable:
         elif kind in views.AMOUNT_KINDS:
             if by_button:
                 opened = await self.fake.click(
-                    user, msg, custom_id=views.action_custom_id(kind), settle=False
+                    user, msg, custom_id=button_id(msg, ACTION + kind.value), settle=False
                 )
                 if opened.modal is None:
                     return None
@@ -412,7 +433,9 @@ class WireTable:
             else:
                 reply = await self.slash(user, word, importo="cip")
         elif by_button:
-            reply = await self.fake.click(user, msg, custom_id=views.action_custom_id(kind), settle=False)
+            reply = await self.fake.click(
+                user, msg, custom_id=button_id(msg, ACTION + kind.value), settle=False
+            )
         else:
             reply = await self.slash(user, word)
         return reply
