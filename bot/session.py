@@ -286,8 +286,14 @@ class TableSession:
                 return
             live = self.live
             if live.message_id is None or live.table.hand_number != self.message_hand:
-                # No message yet, or a new hand whose message its dealer is posting: nothing to edit.
-                if live.message_id is None and live.table.hand_running:
+                # A new hand whose message its dealer is posting (post_new_hand, the first hand included:
+                # a second post would leave his answer stale): nothing to edit. No message for the hand
+                # shown (his answer failed): post it.
+                if (
+                    live.message_id is None
+                    and live.table.hand_running
+                    and self.message_hand == live.table.hand_number
+                ):
                     await self._post()
                 self._shown = max(self._shown, version)
                 return
@@ -381,6 +387,7 @@ class TableSession:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
             live.message_id = None
+            self.message_hand = live.table.hand_number  # no message for it: the renderer posts one
             self.retire(previous)
             self.changed()
             return
