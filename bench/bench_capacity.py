@@ -72,6 +72,7 @@ from typing import Any
 
 from bench.bench_discord import can_open, field_id, percentile
 from bot import views
+from bot.session import DONE
 from engine.actions import ActionKind
 from engine.cards import Card, CardError, deck_size_for_players, parse_cards
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, Reply
@@ -356,10 +357,14 @@ class WireTable:
             self.kinds["inizia (comando)"] += 1
             reply = await self.slash(user, "tavolo inizia")
         table: FakeMessage | None = reply.message
-        if reply.deferred:  # the table was busy: the new table message comes as the first follow-up
+        if reply.deferred:
+            # The table was busy: the bot posts the new table message in the channel, then says a
+            # private "done" (or a private refusal) as the follow-up.
             rec = reply.record
             await self.fake.until(self.channel.id, lambda: bool(rec.followup_ids), STALL_SECONDS)
             table = reply.followups[0] if rec.followup_ids else None
+            if table is not None and table.content == DONE:
+                table = self.newest_table_message()
         if table is None or table.ephemeral:
             self.refused += 1
             text = table.content if table is not None else reply.content
@@ -367,6 +372,13 @@ class WireTable:
             await asyncio.sleep(0.2)
             return
         self.message_id = table.id
+
+    def newest_table_message(self) -> FakeMessage | None:
+        """The channel's newest public message with the game's buttons (answers in words have none)."""
+        for msg in reversed(self.fake.messages(self.channel)):
+            if any(what_of(str(c.get("custom_id", ""))) for c in msg.components):
+                return msg
+        return None
 
     def choose(self, user: FakeUser, legal: set[ActionKind], msg: FakeMessage) -> ActionKind:
         """The seeded policy of bench_discord, reading the street from the buttons."""
@@ -448,8 +460,9 @@ def refused_at_once(reply: Reply) -> bool:
 
 
 def refused_later(reply: Reply) -> bool:
-    """A refusal after a defer (the table was busy): a private follow-up."""
-    return reply.deferred and any(m.ephemeral for m in reply.followups)
+    """A refusal after a defer (the table was busy): a private follow-up other than the "done" of an
+    accepted command (whose public part the bot posts in the channel)."""
+    return reply.deferred and any(m.ephemeral and m.content != DONE for m in reply.followups)
 
 
 def modal_default(modal: Json) -> str | None:
@@ -562,7 +575,9 @@ def kind_of(rec: InteractionRecord) -> str:
             words.append(str(options[0]["name"]))
             options = options[0].get("options") or []
         return "/" + " ".join(words)
-    return str(data.get("custom_id") or f"type {rec.type}")
+    custom_id = str(data.get("custom_id") or "")
+    what = what_of(custom_id)  # a table component, whatever its table and hand
+    return f"{views.PREFIX}…:{what}" if what else custom_id or f"type {rec.type}"
 
 
 def by_kind(records: Sequence[InteractionRecord]) -> list[tuple[str, int, float, float]]:
