@@ -286,7 +286,10 @@ class WireTable:
         ]
         for user in self.users:
             replies.append(await self.slash(user, "tavolo siedi", buyin=BUYIN))
-        refused = [r.content for r in replies if r.ephemeral]
+        for reply in replies:  # a deferred command (its table was busy) ends with a private follow-up
+            if reply.deferred:
+                await self.fake.until(self.channel.id, followed_up(reply), STALL_SECONDS)
+        refused = [r.content for r in replies if refused_at_once(r) or refused_later(r)]
         if refused:
             raise AssertionError(f"#{self.channel.name}: set-up refused: {refused}")
 
@@ -457,6 +460,12 @@ def refused_at_once(reply: Reply) -> bool:
     """A refusal answered at once: a private message (an accepted action edits the table message or
     the private menu, or answers in public)."""
     return reply.callback_type == 4 and reply.ephemeral
+
+
+def followed_up(reply: Reply) -> Callable[[], bool]:
+    """Whether the bot has sent the follow-up of a deferred answer (a private "done" or refusal)."""
+    record = reply.record
+    return lambda: bool(record.followup_ids)
 
 
 def refused_later(reply: Reply) -> bool:
