@@ -405,6 +405,11 @@ class TableSession:
             self.picture.uploaded(message_id, key)
             self._shown = max(self._shown, version)
 
+    def post_by_renderer(self) -> None:
+        """A hand dealt with no interaction to answer (a tournament deals by itself): the renderer
+        posts its table message, as when the dealer's answer failed."""
+        self.message_hand = self.live.table.hand_number
+
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
         """The new hand's table message: the answer of who dealt it (or a channel post if deferred)."""
         live = self.live

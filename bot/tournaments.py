@@ -279,6 +279,7 @@ class Tournaments:
         session = self.bot.sessions.of(live)
         previous, live.message_id = live.message_id, None
         session.retire(previous)
+        session.post_by_renderer()
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         try:
             await self.bot.storage.save_tournament(run.id, run.state(running=True))
