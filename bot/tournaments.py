@@ -127,11 +127,12 @@ class LiveTournament:
 class Tournaments:
     """Every tournament of the bot, by channel (see the module docstring)."""
 
+    table_settings = TableSettings()
+    """The bot-level settings of every tournament table (a computer player's pause, for one)."""
+
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self.pause = bot.settings.tournament_pause
-        self.table_settings = TableSettings()
-        """The bot-level settings of every tournament table (a computer player's pause, for one)."""
         self._by_channel: dict[int, LiveTournament] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
