@@ -91,8 +91,11 @@ def computers_acting(live: Any) -> set[int]:
     return {e.player for e in events if isinstance(e, ActionTaken) and computers.is_computer(e.player)}
 
 
-def watch_every_hand(h: Any, monkeypatch: pytest.MonkeyPatch, acted: set[int]) -> CardWatch:
-    """Scan each hand's public texts from its deal: its result posted, before the next deal."""
+def watch_every_hand(
+    h: Any, monkeypatch: pytest.MonkeyPatch, acted: set[int], scan: bool = True
+) -> CardWatch:
+    """Note who acted in each hand and (``scan``) scan its public texts from its deal: its result
+    posted, before the next deal."""
     watch = CardWatch(h)
     tournaments = h.bot.tournaments
     original: Callable[..., Any] = tournaments._deal_later
@@ -100,9 +103,10 @@ def watch_every_hand(h: Any, monkeypatch: pytest.MonkeyPatch, acted: set[int]) -
     async def dealing(run: Any, delay: float) -> None:
         live = run.live
         if live is not None and live.table.hand_number > 0:
-            await h.bot.sessions.of(live).flush(5.0)
-            watch.ended(live)
             acted.update(computers_acting(live))
+            if scan:
+                await h.bot.sessions.of(live).flush(5.0)
+                watch.ended(live)
         watch.begin()
         await original(run, delay)
 
@@ -180,19 +184,25 @@ async def test_no_tournament_of_computers_alone_and_a_cancel_refunds_the_house(h
     assert await h.bot.storage.check() == []
 
 
-async def test_after_a_restart_the_computers_play_the_tournament_on(h: Any) -> None:
+async def test_after_a_restart_the_computers_play_the_tournament_on(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     alice = h.user("alice")
     game = await with_two_computers(h, alice, fiches=2000)
     await h.fake.wait_for(
         lambda: game.live.table.hand_running and game.live.table.to_act == alice.id, "Alice's turn"
     )
     await h.restart()
+    acted: set[int] = set()
+    watch_every_hand(h, monkeypatch, acted, scan=False)
     run = game.run
     assert run.computers == {GINO: "facile", PINA: "esperto"}
     assert game.live.computers == run.computers and game.live.settings.computer_pause_max == 0.0
     assert await house(h) == STARTING - 2 * BUY_IN
     assert await h.bot.storage.check() == []
     await play_to_the_end(h, game, alice)
+    acted |= computers_acting(run.live)
+    assert acted, "the computers played on after the restart"
     prizes = {p: prize for p, (_, prize) in run.tournament.finishes().items()}
     assert sum(prizes.values()) == 3 * BUY_IN
     assert await balance(h, alice) == STARTING - BUY_IN + prizes[alice.id]
