@@ -228,6 +228,9 @@ ENGLISH: dict[str, str] = {
     "Quale giocatore del computer (se manca: l'ultimo seduto)": (
         "Which computer player (default: the last seated)"
     ),
+    "Iscrivi un giocatore del computer: l'iscrizione la paga la casa": (
+        "Enter a computer player: the house pays his entry fee"
+    ),
     "max_computer": "max_computers",
     "Quanti giocatori del computer possono sedersi (se manca: tutti i posti meno uno)": (
         "How many computer players may sit (default: every seat but one)"

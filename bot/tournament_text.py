@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
+from bot.computers import is_computer
 from bot.render import COLOUR, chips, mention, variant_name
 from engine.options import Variant
 from engine.tournament import LevelUp, Phase, PlayerEliminated, Tournament
@@ -143,4 +144,9 @@ def picture_rows(tournament: Tournament, names: Mapping[int, str]) -> list[tuple
 def refund_text(refunds: Sequence[int], amount: int) -> str:
     if not refunds or not amount:
         return "Nessuna iscrizione da restituire."
-    return f"{chips(amount)} tornano nel saldo di {', '.join(mention(p) for p in refunds)}."
+    people = [p for p in refunds if not is_computer(p)]
+    house = len(refunds) - len(people)
+    text = f"{chips(amount)} tornano nel saldo di {', '.join(mention(p) for p in people)}." if people else ""
+    if house:
+        text += f" {chips(amount * house)} dei giocatori del computer tornano alla casa."
+    return text.strip()

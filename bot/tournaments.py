@@ -18,6 +18,10 @@ tournament and its table in one transaction. The players' tournament chips never
 - After a restart the tournament comes back from its last stored state: a hand in progress is
   cancelled (it is played again from the same stacks, at the same level), a time-based level clock
   goes on with the time that was left (``Tournament.resume``).
+- Computer players (bot/computers.py) may take seats before the start (`add_computer`): the server's
+  house pays their buy-ins and gets their prizes (the storage's `ledger.holder` rule); their levels
+  are in the stored state, and the table's `LiveTable.computers` lets `ComputerPlayers` play them
+  exactly as at a cash table. A tournament never starts without a person in it.
 """
 
 from __future__ import annotations
@@ -34,12 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import render, tournament_text
+from bot import computers, render, tournament_text
 from bot.errors import UserError
 from bot.fair_deck import FairDeck
 from bot.pictures import StandingRow, standings_png
 from bot.storage import StorageError
 from bot.storage.tournaments import TournamentRow
+from bot.table_settings import TableSettings
 from bot.tables import LiveTable
 from engine.errors import EngineError
 from engine.events import HandStarted
@@ -71,6 +76,8 @@ TABLE_HERE = "In questo canale c'è un tavolo aperto: il torneo va creato in un 
 NOT_CREATOR = "Solo chi ha creato il torneo può farlo iniziare."
 CANCEL_REFUSED = "Solo chi ha creato il torneo o chi ha il permesso «Gestisci server» può annullarlo."
 CANCEL_STARTED = "Il torneo è già iniziato: non si può più annullare."
+COMPUTER_REGISTERED_ONLY = "Solo chi è iscritto al torneo può iscrivere un giocatore del computer."
+NO_HUMAN = "Un torneo di soli giocatori del computer non può iniziare: serve almeno una persona iscritta."
 PAYOUT_RETRY = 5.0
 """Seconds between attempts to store the last boundary of a tournament (the payout) after a failure."""
 
@@ -87,6 +94,8 @@ class LiveTournament:
     pool_table_id: int
     tournament: Tournament
     names: dict[int, str] = field(default_factory=dict)
+    computers: dict[int, str] = field(default_factory=dict)
+    """The level of each computer player entered (negative ids; bot/computers.py)."""
     live: LiveTable | None = None
     task: asyncio.Task[None] | None = None
     rng: random.Random = field(default_factory=secrets.SystemRandom)
@@ -99,6 +108,7 @@ class LiveTournament:
             "tournament": dict(self.tournament.to_dict()),
             "table": None if self.live is None else self.live.table.to_dict(),
             "names": {str(k): v for k, v in self.names.items()},
+            "computers": {str(k): v for k, v in self.computers.items()},
             "running": running,
         }
 
@@ -116,6 +126,9 @@ class LiveTournament:
 
 class Tournaments:
     """Every tournament of the bot, by channel (see the module docstring)."""
+
+    table_settings = TableSettings()
+    """The bot-level settings of every tournament table (a computer player's pause, for one)."""
 
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
@@ -165,6 +178,23 @@ class Tournaments:
             raise
         return len(t.players) >= t.config.max_players
 
+    async def add_computer(self, run: LiveTournament, by: int, level: str) -> tuple[int, bool]:
+        """Enter a computer player (the house pays): his id, and True when the tournament is now full."""
+        t = run.tournament
+        if t.phase is Phase.ISCRIZIONI and len(t.players) < t.config.max_players and by not in t.players:
+            raise UserError(COMPUTER_REGISTERED_ONLY)  # closed or full: `register` says so
+        slots = (computers.computer_id(slot) for slot in range(len(computers.NAMES)))
+        player = next((p for p in slots if p not in run.tournament.players), None)
+        if player is None:  # pragma: no cover - ten names, at most ten entrants
+            raise UserError("Non c'è più un nome libero per un giocatore del computer.")
+        run.computers[player] = level
+        try:
+            full = await self.register(run, player, computers.name_of(player))
+        except BaseException:
+            del run.computers[player]
+            raise
+        return player, full
+
     async def unregister(self, run: LiveTournament, player: int) -> None:
         t = run.tournament
         before = list(t.players)
@@ -196,6 +226,8 @@ class Tournaments:
     async def start(self, run: LiveTournament) -> None:
         """Close the registrations, draw the seats, deal the first hand (the caller holds the lock)."""
         t = run.tournament
+        if t.players and all(computers.is_computer(p) for p in t.players):
+            raise UserError(NO_HUMAN)
         before = t.to_dict()
         t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
         order = list(t.players)
@@ -210,6 +242,8 @@ class Tournaments:
             options=table.options,
             table=table,
             lock=lock,
+            settings=self.table_settings,
+            computers=dict(run.computers),
         )
         live.tournament = run
         run.live = live
@@ -397,6 +431,7 @@ class Tournaments:
         t = Tournament.from_dict(row.state["tournament"])
         run = LiveTournament(self, row.id, row.guild_id, row.channel_id, row.creator_id, row.pool_table_id, t)
         run.names = {int(k): str(v) for k, v in row.state.get("names", {}).items()}
+        run.computers = {int(k): str(v) for k, v in row.state.get("computers", {}).items()}
         if row.status == "finito":
             self._spawn(run, self._standings(run))
             return
@@ -418,6 +453,8 @@ class Tournaments:
             table=table,
             lock=lock,
             message_id=row.message_id,
+            settings=self.table_settings,
+            computers=dict(run.computers),
         )
         live.tournament = run
         run.live = live

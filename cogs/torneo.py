@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import render, tournament_text
+from bot import computers, render, tournament_text
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import channel_of, defer_privately_if_busy, public_answer
@@ -132,6 +132,31 @@ class Torneo(
             t = run.tournament
             text = (
                 f"{render.mention(user.id)} si iscrive al torneo ({len(t.players)} di "
+                f"{t.config.max_players}): montepremi {render.chips(t.pool)}."
+            )
+            if full:
+                await self.bot.tournaments.start(run)
+                text += " Il torneo è al completo: si parte!"
+            await public_answer(interaction, self.bot, content=text)
+
+    @app_commands.command(
+        name=T("computer"),
+        description=T("Iscrivi un giocatore del computer: l'iscrizione la paga la casa"),
+    )
+    @localized_options(livello="Come gioca: facile o esperto (se manca: esperto)")
+    @app_commands.choices(
+        livello=[Choice(name=T("Facile"), value="facile"), Choice(name=T("Esperto"), value="esperto")]
+    )
+    async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
+        self.bot.tournaments.require(channel_of(interaction))
+        channel_id = await self._busy(interaction)
+        async with self.bot.tables.channel(channel_id):
+            run = self.bot.tournaments.require(channel_id)
+            player, full = await self.bot.tournaments.add_computer(run, interaction.user.id, livello)
+            t = run.tournament
+            text = (
+                f"{render.mention(interaction.user.id)} iscrive {computers.name_of(player)}, giocatore del "
+                f"computer ({livello}), con l'iscrizione pagata dalla casa ({len(t.players)} di "
                 f"{t.config.max_players}): montepremi {render.chips(t.pool)}."
             )
             if full:

@@ -11,6 +11,10 @@ registration debits the balance, credits the pool and stores the state listing t
 the last hand's boundary flips the status to 'finito', pays every prize and empties the pool, so a
 crash before the commit replays that hand and a crash after it finds nothing left to pay. All
 functions run inside a transaction opened by `Storage`; none of them commits.
+
+A computer player (negative id) enters with the server's house account's chips, by the same rule as
+at a cash table: the house is funded first if it runs short (`ledger.fund_house`), and every chip
+his entry moves, his refund and his prize, is the house's (`ledger.holder`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 
 from bot.storage import tables
 from bot.storage.errors import LedgerMismatch, StorageError, TableAlreadyOpen
-from bot.storage.ledger import Entry, credit, debit, ensure_account, record
+from bot.storage.ledger import Entry, credit, debit, ensure_account, fund_house, holder, is_computer, record
 from bot.storage.sql import Conn
 
 __all__ = [
@@ -183,16 +187,20 @@ async def register(
 ) -> None:
     """The buy-in from the balance into the pool, and the state that lists the new entrant."""
     t = await _locked(conn, tournament_id, token, "iscrizioni")
-    await ensure_account(conn, t.guild_id, user_id, starting_chips=starting_chips, now=now)
+    if is_computer(user_id):
+        if buy_in > 0:
+            await fund_house(conn, t.guild_id, buy_in, starting_chips=starting_chips, now=now)
+    else:
+        await ensure_account(conn, t.guild_id, user_id, starting_chips=starting_chips, now=now)
     if buy_in > 0:
-        await debit(conn, t.guild_id, user_id, buy_in)
+        await debit(conn, t.guild_id, holder(user_id), buy_in)
         await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool + buy_in)
         await record(
             conn,
             guild_id=t.guild_id,
             reason="buy_in",
             entries=[
-                Entry("balance", -buy_in, user_id=user_id),
+                Entry("balance", -buy_in, user_id=holder(user_id)),
                 Entry("pot", buy_in, table_id=t.pool_table_id),
             ],
             table_id=t.pool_table_id,
@@ -209,14 +217,14 @@ async def _refund(conn: Conn, t: TournamentRow, refunds: Mapping[int, int], now:
         raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può restituirne {total}.")
     for user_id, amount in refunds.items():
         if amount:
-            await credit(conn, t.guild_id, user_id, amount)
+            await credit(conn, t.guild_id, holder(user_id), amount)
     await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
     await record(
         conn,
         guild_id=t.guild_id,
         reason="refund",
         entries=[
-            *(Entry("balance", a, user_id=u) for u, a in refunds.items()),
+            *(Entry("balance", a, user_id=holder(u)) for u, a in refunds.items()),
             Entry("pot", -total, table_id=t.pool_table_id),
         ],
         table_id=t.pool_table_id,
@@ -298,7 +306,7 @@ async def finish(
         return False
     paid = {u: a for u, a in prizes.items() if a}
     for user_id, amount in paid.items():
-        await credit(conn, t.guild_id, user_id, amount)
+        await credit(conn, t.guild_id, holder(user_id), amount)
     if t.pool:
         await tables._set_pot(conn, t.pool_table_id, t.pool, 0)
     await record(
@@ -306,7 +314,7 @@ async def finish(
         guild_id=t.guild_id,
         reason="close",
         entries=[
-            *(Entry("balance", a, user_id=u) for u, a in paid.items()),
+            *(Entry("balance", a, user_id=holder(u)) for u, a in paid.items()),
             Entry("pot", -t.pool, table_id=t.pool_table_id),
         ],
         table_id=t.pool_table_id,

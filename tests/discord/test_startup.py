@@ -312,6 +312,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
     assert {o["name"]: o["name_localizations"]["en-US"] for o in tournament["options"]} == {
         "nuovo": "new",
         "iscriviti": "join",
+        "computer": "computer",
         "ritirati": "withdraw",
         "inizia": "start",
         "stato": "status",

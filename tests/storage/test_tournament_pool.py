@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.storage import InsufficientChips, LedgerMismatch, Storage, TableAlreadyOpen
+from bot.storage.ledger import HOUSE
 from bot.storage.tournaments import TournamentGone
 from engine.tournament import Tournament, TournamentConfig
 from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, Database, FakeClock
@@ -179,3 +180,71 @@ async def test_a_sharded_process_restores_only_the_tournaments_of_its_shards(sto
     shard = (GUILD >> 22) % 2
     assert [r.id for r in await storage.live_tournaments(shard_ids=[shard], shard_count=2)] == [tid]
     assert await storage.live_tournaments(shard_ids=[1 - shard], shard_count=2) == []
+
+
+GINO, PINA = -1, -2  # computer players (bot/computers.py): their chips are the house's
+
+
+async def test_a_computer_enters_with_the_house_chips_topped_up_as_at_a_cash_table(
+    storage: Storage, db: Database
+) -> None:
+    tid, t = await announced(storage)
+    await register(storage, tid, t, ALICE, GINO)
+    [row] = await storage.live_tournaments()
+    assert row.pool == 2 * BUY_IN and row.state["tournament"]["players"] == [ALICE, GINO]
+    assert await balances(storage, ALICE) == [STARTING - BUY_IN]
+    assert await storage.house_balance(GUILD) == STARTING - BUY_IN, "the house opens with the starting chips"
+    first = (await storage.history(GUILD, HOUSE)).entries[0]
+    assert (first.reason, first.amount, first.tournament_id) == ("buy_in", -BUY_IN, tid)
+    assert await db.query("SELECT user_id FROM accounts WHERE user_id < 0") == [], "no account of his own"
+    assert await storage.check() == []
+    # A buy-in beyond what the house holds: exactly the shortfall is issued to it, once.
+    dear = TournamentConfig.default("texas", buy_in=STARTING, max_players=3)
+    big = Tournament(dear)
+    other = await storage.create_tournament(
+        GUILD, CHANNEL + 1, ALICE, "texas", dict(dear.to_dict()), state(big)
+    )
+    big.register(PINA)
+    await storage.register_tournament(other.id, PINA, STARTING, state(big))
+    assert await storage.house_balance(GUILD) == 0
+    assert await issued(db, HOUSE) == [BUY_IN]
+    assert await storage.check() == []
+
+
+async def test_a_cancel_gives_the_computers_buy_ins_back_to_the_house(storage: Storage) -> None:
+    tid, t = await announced(storage)
+    await register(storage, tid, t, ALICE, GINO, PINA)
+    assert await storage.house_balance(GUILD) == STARTING - 2 * BUY_IN
+    t.cancel()
+    await storage.cancel_tournament(tid, dict.fromkeys((ALICE, GINO, PINA), BUY_IN), state(t))
+    assert await balances(storage, ALICE) == [STARTING]
+    assert await storage.house_balance(GUILD) == STARTING
+    assert await storage.live_tournaments() == []
+    assert await storage.check() == []
+
+
+async def test_a_computers_prize_goes_to_the_house_once(storage: Storage) -> None:
+    tid, t = await announced(storage)
+    await register(storage, tid, t, ALICE, GINO, PINA)
+    t.start()
+    await storage.start_tournament(tid, state(t))
+    prizes = {GINO: 3 * BUY_IN, ALICE: 0, PINA: 0}
+    assert await storage.finish_tournament(tid, prizes, state(t)) is True
+    assert await storage.house_balance(GUILD) == STARTING - 2 * BUY_IN + 3 * BUY_IN
+    assert await balances(storage, ALICE) == [STARTING - BUY_IN]
+    assert await storage.check() == []
+    assert await storage.finish_tournament(tid, prizes, state(t)) is False
+    assert await storage.house_balance(GUILD) == STARTING + BUY_IN
+    close = (await storage.history(GUILD, HOUSE)).entries[0]
+    assert (close.reason, close.amount, close.tournament_id) == ("close", 3 * BUY_IN, tid)
+    assert await storage.check() == []
+
+
+async def issued(db: Database, user: int) -> list[int]:
+    """The top-ups issued to ``user`` (reason 'bonus'), oldest first."""
+    rows = await db.query(
+        "SELECT e.amount FROM entries AS e JOIN movements AS m ON m.id = e.movement_id"
+        " WHERE m.reason = 'bonus' AND e.user_id = ? ORDER BY e.id",
+        user,
+    )
+    return [int(r[0]) for r in rows]
