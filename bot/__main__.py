@@ -17,7 +17,7 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from bot.client import PokerBot
+from bot.client import create_bot
 from bot.config import ConfigError, Settings
 from bot.errors import StartupError
 from bot.logging_setup import setup_logging
@@ -43,7 +43,7 @@ def _unreachable(exc: BaseException) -> str:
 
 async def run(settings: Settings) -> int:
     """Log in, stay connected until a signal or a fatal error, then close everything in order."""
-    bot = PokerBot(settings)
+    bot = create_bot(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

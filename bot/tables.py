@@ -23,7 +23,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -146,9 +146,12 @@ class TableRegistry:
 
     # Start-up and shutdown ------------------------------------------------------------------------
 
-    async def restore(self) -> int:
-        """Rebuild every open table from the ledger (call after `Storage.recover`)."""
-        for row in await self._storage.open_tables():
+    async def restore(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> int:
+        """Rebuild every open table from the ledger (call after `Storage.recover`); a sharded process
+        passes its shards and rebuilds only the tables of their servers (`Storage.open_tables`)."""
+        for row in await self._storage.open_tables(shard_ids=shard_ids, shard_count=shard_count):
             try:
                 live = await self._restore_one(row)
             except (EngineError, StorageError, KeyError, TypeError, ValueError):
