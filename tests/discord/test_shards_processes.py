@@ -24,9 +24,12 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.client import PokerBot
+from bot.config import Settings
+from bot.errors import StartupError
 from bot.storage import Storage, TableRow
 from bot.storage.postgres import SHARD_LOCK
-from fakediscord import ControlClient
+from fakediscord import ControlClient, FakeDiscord, point_discord_py_at, start_client
 from tests.storage.pg_server import PostgresServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -350,3 +353,30 @@ async def test_several_processes_on_one_sqlite_file_are_refused_at_start_up(tmp_
     lines = bot.log.strip().splitlines()
     assert len(lines) == 1 and "SQLite" in lines[0] and "DATABASE_URL" in lines[0], bot.log
     assert not (tmp_path / "poker.sqlite3").exists(), "refused before opening anything"
+
+
+async def test_one_plain_process_on_postgresql_owns_every_table_and_refuses_a_twin(
+    fake_discord: FakeDiscord, database_url: str, tmp_path: Path
+) -> None:
+    """Without SHARD_COUNT a bot on PostgreSQL claims every table (one shard of one): a second bot
+    started by mistake on the same database stops at start-up instead of playing the same tables."""
+    settings = Settings(
+        token=TOKEN,
+        dev_guild_id=fake_discord.guild_id,
+        database_url=database_url,
+        api_base=fake_discord.api_base,
+        gateway_url=fake_discord.gateway_url,
+    )
+    point_discord_py_at(fake_discord.api_base, fake_discord.gateway_url)
+    running = await start_client(fake_discord, PokerBot(settings, guild_ready_timeout=0.05), token=TOKEN)
+    twin = PokerBot(settings)
+    try:
+        bot: Any = running.client
+        opened = await fake_discord.slash(fake_discord.user("alice"), "tavolo nuovo", variante="texas")
+        assert not opened.ephemeral, opened.content
+        assert await Tables(bot.storage, database_url).owner(fake_discord.guild_id) == bot.storage.owner_token
+        with pytest.raises(StartupError, match="Lo shard 0 di 1 è già gestito da un altro processo del bot"):
+            await twin.login(TOKEN)
+    finally:
+        await twin.close()
+        await running.close()
