@@ -5,7 +5,8 @@ driven over its control API.
 The tables of both servers play at once; a kill -9 of one process leaves the other's table playing;
 the restarted process takes its shard back, cancels its own interrupted hand (stacks back to the
 hand's start) and touches nothing of the other's; the ledger's proof holds over the whole database.
-Every wait is on a condition with a deadline; nothing sleeps a fixed time.
+Every wait is on a condition with a deadline; nothing sleeps a fixed time. Also: a plain (unsharded)
+bot on PostgreSQL owns every table and refuses a twin; a SHARD_IDS subset on SQLite is refused.
 """
 
 from __future__ import annotations
