@@ -321,12 +321,19 @@ async def test_two_processes_each_serve_their_shard_and_survive_a_kill(
             await start_hand(control, tables, dead_channel, dead_guild)
             await fold_hand(control, tables, dead_channel, dead_guild)
 
+            # A clean stop (SIGTERM) of one process cancels its own running hand, not the other's.
+            for guild_id, channel in by_shard.values():
+                await start_hand(control, tables, channel, guild_id)
+            assert await second.stop() == 0, second.log
+            assert (await tables.row(live_guild)).last_hand_status == "cancelled"
+            assert (await tables.row(dead_guild)).last_hand_status == "running"
+            await fold_hand(control, tables, dead_channel, dead_guild)
+
             assert await storage.check() == []
             for guild_id, _ in by_shard.values():
                 rows = await storage.leaderboard(guild_id, limit=10)
                 assert sum(row.total for row in rows) == len(PLAYERS) * START, "no chip created or lost"
             assert (await control.state())["violations"] == []
-            assert await second.stop() == 0, second.log
             assert await restarted.stop() == 0, restarted.log
         for bot in (first, second, restarted):
             assert bot.errors() == [], bot.log
