@@ -4,6 +4,7 @@ for a server of another shard (a shard that moved) is refused privately and chan
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -122,5 +123,18 @@ async def test_an_interaction_for_another_shards_server_is_refused_privately(
         assert here.ephemeral and here.content != SERVED_ELSEWHERE
         rows = await bot.storage.open_tables()
         assert [row.channel_id for row in rows] == [fake.channel("poker").id]
+
+        # This process's own shard moves away while a hand runs: a click on its table is refused too.
+        bob = fake.user("bob")
+        for user in (alice, bob):
+            await fake.slash(user, "tavolo siedi", channel="poker", buyin=200)
+        started = await fake.slash(bob, "tavolo inizia", channel="poker")
+        live = bot.tables.get(fake.channel("poker").id)
+        before = live.view()
+        bot.settings = dataclasses.replace(bot.settings, shard_ids=(1 - mine,))
+        to_act = {alice.id: alice, bob.id: bob}[before.to_act]
+        clicked = await fake.click(to_act, started, label="Passo")
+        assert clicked.ephemeral and clicked.content == SERVED_ELSEWHERE
+        assert live.view() == before and live.table.hand_running
     finally:
         await running.close()
