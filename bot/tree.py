@@ -58,7 +58,8 @@ def require_guild(interaction: discord.Interaction) -> int:
     server whose tables another process serves (`PokerBot.serves_guild`, sharding)."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
-    serves = getattr(interaction.client, "serves_guild", None)
+    # Only PokerBot knows its shards; another client (a test's, a bare discord.Client) serves every server.
+    serves = getattr(getattr(interaction, "client", None), "serves_guild", None)
     if serves is not None and not serves(interaction.guild_id):
         raise ServedElsewhere(SERVED_ELSEWHERE)
     return interaction.guild_id
