@@ -138,3 +138,18 @@ async def test_an_interaction_for_another_shards_server_is_refused_privately(
         assert live.view() == before and live.table.hand_running
     finally:
         await running.close()
+
+
+async def test_one_shard_of_one_connects_like_discord_says(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    """IDENTIFY with shard [0, 1] gets a READY naming that shard, as Discord's does (discord.py's
+    sharded client reads it), and the bot then serves its only server."""
+    settings = dataclasses.replace(sharded_settings(fake_discord, tmp_path, (0,)), shard_count=1)
+    running = await run_bot(fake_discord, settings)
+    try:
+        assert [i["shard"] for i in fake_discord.identifies] == [[0, 1]]
+        reply = await fake_discord.slash(fake_discord.user("alice"), "saldo", channel="poker")
+        assert (
+            reply.ephemeral and reply.content != SERVED_ELSEWHERE and "1000" in reply.content.replace(".", "")
+        )
+    finally:
+        await running.close()

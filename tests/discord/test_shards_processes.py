@@ -25,6 +25,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bot.__main__ import INVALID_SHARD, SHARDING_REQUIRED
 from bot.client import PokerBot
 from bot.config import Settings
 from bot.errors import StartupError
@@ -388,3 +389,36 @@ async def test_one_plain_process_on_postgresql_owns_every_table_and_refuses_a_tw
     finally:
         await twin.close()
         await running.close()
+
+
+@pytest.mark.parametrize(
+    ("code", "shards", "sentence"),
+    [(4011, {}, SHARDING_REQUIRED), (4010, {"SHARD_COUNT": "1"}, INVALID_SHARD)],
+)
+async def test_discord_refusing_the_shards_stops_the_bot_with_one_sentence(
+    fake_discord: FakeDiscord, tmp_path: Path, code: int, shards: dict[str, str], sentence: str
+) -> None:
+    """4011 "sharding required" (too many servers for the shards) and 4010 "invalid shard": no
+    reconnection helps, the host must change SHARD_COUNT / SHARD_IDS."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(REPO),
+        "DISCORD_TOKEN": TOKEN,
+        "DEV_GUILD_ID": str(fake_discord.guild_id),
+        "DATABASE_PATH": str(tmp_path / "poker.sqlite3"),
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+    }
+    bot = BotProcess(0, env, tmp_path / "bot")
+    if not shards:
+        del bot.env["SHARD_COUNT"], bot.env["SHARD_IDS"]
+    else:
+        bot.env.update(shards)
+        del bot.env["SHARD_IDS"]
+    async with bots(bot):
+        await bot.start()
+        await bot.wait_log("Connected as")
+        await fake_discord.drop_gateway(code, shard=0)
+        assert await bot.exit_code() == 2, bot.log
+    assert sentence in bot.log
+    assert bot.errors() == [], bot.log
