@@ -9,7 +9,13 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.bench_eval", "bench.bench_engine", "bench.bench_discord", "bench.bench_render")
+BENCHMARKS = (
+    "bench.bench_eval",
+    "bench.bench_engine",
+    "bench.bench_discord",
+    "bench.bench_render",
+    "bench.bench_ai",
+)
 
 
 def main(argv: list[str]) -> int:

@@ -34,7 +34,7 @@ What is measured:
   a button + modal or button + menu is one action). The starts of the hands are not counted;
 * the process's CPU time over the wall time of the hands (CPU %, of one core).
 
-Targets from the issue: p99 ≤ 50 ms at 200 tables on the 2-core machines, ≤ 3 REST calls per action.
+Targets: p99 ≤ 50 ms at 200 tables on the 2-core machines, ≤ 3 REST calls per action.
 The peer measured in the same run is the table alone (N = 1): what N tables add to one.
 The fake, the bot and this driver share one event loop, so the fake's own work delays the bot's;
 ``--profile`` splits the CPU between them (a SIGPROF sampler reading whose coroutine runs), and

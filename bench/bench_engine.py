@@ -1,6 +1,6 @@
 """Whole-hand throughput: the engine's random play against PokerKit's on the same texas scenario.
 
-    python -m bench.bench_engine [--mani N] [--mani-pokerkit N] [--rounds R] [--profile]
+    python -m bench.bench_engine [--mani N] [--mani-pokerkit N] [--rounds R] [--profile] [--before DIR]
 
 Scenarios (hands per second of CPU time, median of interleaved rounds):
 
@@ -8,7 +8,7 @@ Scenarios (hands per second of CPU time, median of interleaved rounds):
   policy (fold 22 %, raise 28 % of a random size when facing a bet, bet 45 % otherwise; uneven
   stacks with rebuys, so all-ins and side pots happen), *without* the per-action invariant checks.
 * the same scenario on PokerKit 0.7.7 (``NoLimitTexasHoldem`` with every non-player phase
-  automated, as in research/anchors-engine-performance.md §1 and §3), with the same policy
+  automated, so that only the players' decisions are driven), with the same policy
   written against PokerKit's ``can_*`` API, stacks carried from hand to hand with the same rebuys.
 * ``italiana`` 5 players (36 cards, pot limit), the engine's random play without checks.
 * ``floor`` texas and italiana: a bound, not an engine. The scenario is played once untimed and
@@ -18,9 +18,15 @@ Scenarios (hands per second of CPU time, median of interleaved rounds):
   An engine that takes frozen actions and returns these events cannot beat it on this machine,
   so a target above the floor cannot be met in CPython without changing the contract.
 
+* with ``--before DIR`` (a checkout of an earlier version: ``git worktree add DIR COMMIT``), the
+  two engine scenarios of that version and of this one, each in a worker process of its own
+  (importing ``DIR/engine``, or this checkout's), timed there in the same way and interleaved with
+  the rounds here: an engine change measured before and after in one run, under the same load,
+  in processes alike, as the median of the rounds' ratios.
+
 What is timed is the whole hand loop a caller would run: start the hand, ask the legal actions,
 choose, act, until the hand ends. The random policy is part of it for both engines (``--profile``
-shows the split). Targets from the issue: at least 100x PokerKit on texas and 20,000 hands/s for
+shows the split). The project's targets: at least 100x PokerKit on texas and 20,000 hands/s for
 italiana 5 players.
 
 Steadiness on a loaded shared machine: each round is timed in CPU time (``time.process_time``),
@@ -42,6 +48,7 @@ import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -53,7 +60,7 @@ from engine.cards import Card
 from engine.events import Event
 from engine.options import Limit, TableOptions, Variant
 from engine.simulate import simulate
-from engine.table import Table
+from engine.variants import table_class
 
 TEXAS_TARGET_RATIO = 100.0
 ITALIANA_TARGET = 20_000.0
@@ -94,7 +101,7 @@ def _record_objects(options: TableOptions, players: int, hands: int) -> list[_Ha
     seen: set[int] = set()
     kept: list[Action] = []  # keeps cached actions alive, so that ids are not reused
 
-    class Recording(Table):
+    class Recording(table_class(options.variant)):  # type: ignore[misc]
         def start_hand(self, deck: Sequence[Card] | None = None) -> list[Event]:
             events = super().start_hand(deck)
             log.append((self._deck_size, [_rebuild(e) for e in events], []))
@@ -215,6 +222,59 @@ def _pokerkit(players: int, hands: int) -> Scenario | None:
     return run
 
 
+# The earlier engine's side of ``--before``: one line per round in ("texas 1000 1000"), its rate out.
+_BEFORE_WORKER = """
+import gc, sys, time
+import engine
+from engine.options import Limit, TableOptions, Variant
+from engine.simulate import simulate
+games = {
+    "texas": (TableOptions(variant=Variant.TEXAS, limite=Limit.NOLIMIT), 6),
+    "italiana": (TableOptions(variant=Variant.ITALIANA), 5),
+}
+print(engine.__file__, flush=True)
+for line in sys.stdin:
+    game, hands, seed = line.split()
+    options, players = games[game]
+    gc.collect()
+    started = time.process_time()
+    result = simulate(options, players, int(hands), seed=int(seed), check=False, prepared=False, count=False)
+    print(result.mani / max(time.process_time() - started, 1e-9), flush=True)
+"""
+
+
+class _Worker:
+    """A worker process running a checkout's engine scenarios on request (``--before``)."""
+
+    def __init__(self, root: str) -> None:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(root)}
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _BEFORE_WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=root,
+        )
+        assert self._process.stdout is not None
+        self.engine_file = self._process.stdout.readline().strip()
+
+    def scenario(self, game: str, hands: int) -> Scenario:
+        def run(seed: int) -> float:
+            process = self._process
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(f"{game} {hands} {seed}\n")
+            process.stdin.flush()
+            return float(process.stdout.readline())
+
+        return run
+
+    def close(self) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        self._process.wait(timeout=60)
+
+
 def measure(scenarios: dict[str, Scenario], rounds: int, warmup: bool = True) -> dict[str, list[float]]:
     """Hands/s of CPU time of every round, per scenario.
 
@@ -263,6 +323,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--mani-pokerkit", type=int, default=60, help="PokerKit hands per round")
     parser.add_argument("--rounds", type=int, default=11, help="interleaved rounds (median reported)")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of both engine scenarios")
+    parser.add_argument("--before", metavar="DIR", help="an earlier checkout: its engine runs alongside")
     args = parser.parse_args(list(argv))
     if args.rounds < 1 or args.mani < 1 or args.mani_pokerkit < 1:
         parser.error("--rounds, --mani and --mani-pokerkit must be at least 1")
@@ -282,7 +343,19 @@ def main(argv: Sequence[str] = ()) -> int:
         scenarios["pokerkit texas 6 players no-limit"] = peer
     else:
         print("pokerkit not installed: the texas ratio is skipped")
-    rounds = measure(scenarios, args.rounds)
+    workers: dict[str, _Worker] = {}
+    if args.before:
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        workers = {"before": _Worker(args.before), "now": _Worker(here)}
+        for side, worker in workers.items():
+            print(f"{side}: the engine in {worker.engine_file}")
+            scenarios[f"{side}: engine texas 6 players no-limit"] = worker.scenario("texas", args.mani)
+            scenarios[f"{side}: engine italiana 5 players"] = worker.scenario("italiana", args.mani)
+    try:
+        rounds = measure(scenarios, args.rounds)
+    finally:
+        for worker in workers.values():
+            worker.close()
     rates: dict[str, float] = {}
     print(f"Random play, hands per second of CPU time (median of {args.rounds} rounds, IQR/median):")
     for name, values in rounds.items():
@@ -306,6 +379,11 @@ def main(argv: Sequence[str] = ()) -> int:
     print(f"  italiana: {ita:,.0f} hands/s (target >= {ITALIANA_TARGET:,.0f}: {verdict})")
     floor_ita = rates["floor italiana (objects only, no rules)"]
     print(f"  italiana floor: {floor_ita:,.0f} hands/s ({BOUND})")
+    if workers:
+        for game in ("texas 6 players no-limit", "italiana 5 players"):
+            now, then = rounds[f"now: engine {game}"], rounds[f"before: engine {game}"]
+            ratio, spread = summarize([a / b for a, b in zip(now, then, strict=True)])
+            print(f"  {game}: now / before = {ratio:.3f}, median of the rounds' ratios ±{spread:.1%}")
     if args.profile:
         for label, options, players in (("italiana 5", italiana, 5), ("texas 6 no-limit", texas, 6)):
             print(f"\ncProfile, {label}, {args.mani} hands:")

@@ -40,7 +40,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tavolo", "cogs.fiches", "cogs.gioco")
+EXTENSIONS: tuple[str, ...] = ("cogs.tavolo", "cogs.fiches", "cogs.gioco", "cogs.mano", "cogs.statistiche")
 """The cogs loaded at start-up, in order."""
 
 DISCORD_API_BASE = "https://discord.com/api/v10"

@@ -150,6 +150,16 @@ ENGLISH: dict[str, str] = {
     # /tavolo rientra
     "rientra": "return",
     "Torna in gioco dopo essere rimasto fuori": "Play again after sitting out",
+    # Replays, statistics and the night's summary
+    "mano": "hand",
+    "Rivedi una mano finita di questo tavolo": "Replay a finished hand of this table",
+    "numero": "number",
+    "Il numero della mano (se manca: l'ultima finita)": "The hand's number (default: the last finished one)",
+    "statistiche": "stats",
+    "Le statistiche di gioco di un giocatore in questo server": "A player's game statistics in this server",
+    "Di chi vedere le statistiche (se manca: le tue)": "Whose statistics to show (default: yours)",
+    "riepilogo": "summary",
+    "Il riepilogo della serata a questo tavolo": "The summary of the night at this table",
 }
 
 _ENGLISH_LOCALES = frozenset({discord.Locale.american_english, discord.Locale.british_english})

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import UserError
+from bot.hand_summary import summarize
 from bot.storage import Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
@@ -79,6 +80,8 @@ class LiveTable:
     """The deck of the current hand (the hand category in a player's DM depends on it)."""
     settings: TableSettings = field(default_factory=TableSettings)
     """The bot's own settings of this table (bot/table_settings.py)."""
+    hand_events: list[Event] = field(default_factory=list)
+    """The public events of the running hand, for its summary (bot/hand_summary.py) at its end."""
 
     @property
     def variant(self) -> Variant:
@@ -288,8 +291,8 @@ class TableRegistry:
         """Stand up. Returns the events and the chips paid back now (None: paid when the hand ends).
 
         During a hand a dealt-in player is folded at once and his remaining stack, now final, goes
-        back to his balance in one ledger transaction (issue 6: "a player leaving gets his stack
-        back at once"); his chips in the pot stay for the hand's result. Only if that write fails
+        back to his balance in one ledger transaction (a leaver gets his stack
+        back at once, rules §5.5); his chips in the pot stay for the hand's result. Only if that write fails
         is he paid when the hand ends, by `_finish_hand`.
         """
         _check_locked(live)
@@ -350,6 +353,7 @@ class TableRegistry:
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
         live.dealt = frozenset(stacks)
+        live.hand_events = [e for e in events if e.private_to is None]
         live.paid.clear()
         live.cancelled_hand = None
         try:
@@ -370,6 +374,7 @@ class TableRegistry:
         """
         _check_locked(live)
         events = step()
+        live.hand_events.extend(e for e in events if e.private_to is None)
         live.released.update(_released(events))
         if live.hand_id is not None and not live.table.hand_running:
             await self._finish_hand(live, events)
@@ -391,8 +396,12 @@ class TableRegistry:
         for player_id in gone:
             stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
-        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, live.table.hand_record())
+        players = summarize(live.hand_events, live.options)
+        await self._storage.finish_hand(
+            live.id, live.hand_id, stacks, pot, state, live.table.hand_record(), players
+        )
         live.hand_id = None
+        live.hand_events = []
         for player_id in gone:
             await self._storage.cash_out(live.id, player_id, state)
         live.released.clear()

@@ -1,4 +1,4 @@
-"""/tavolo: open, join, leave, start, show, explain and close the table of a channel or thread.
+"""/tavolo: open, join, leave, start, show, explain, sum up and close the table of a channel or thread.
 
 Every subcommand that changes a table runs under the table's lock (`TableRegistry.locked`) and
 answers while still holding it, so two commands in one channel are handled, and shown, in order;
@@ -9,6 +9,7 @@ The engine validates the options and the seats, the ledger the chips; this cog o
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import render
+from bot import night_summary, render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import channel_of, defer_privately_if_busy, public_answer
@@ -28,6 +29,9 @@ from engine.options import TableOptions
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
+
+log = logging.getLogger(__name__)
+NO_PINGS = discord.AllowedMentions.none()
 
 DEFAULT_BUYIN_CIPS = 100
 """Without an amount, a player brings 100 minimum bets (or his whole balance, if smaller)."""
@@ -215,6 +219,27 @@ class Tavolo(
             session = self.bot.sessions.of(live)
             session.retire(live.message_id)
             self.bot.sessions.forget(session)
+        await self._post_summary(channel_id, live.id)
+
+    @app_commands.command(name=T("riepilogo"), description=T("Il riepilogo della serata a questo tavolo"))
+    async def riepilogo(self, interaction: discord.Interaction) -> None:
+        live = self.bot.sessions.require(channel_of(interaction)).live
+        # Names for the chart are asked of Discord and the chart is drawn: acknowledge first.
+        await interaction.response.defer(thinking=True)
+        night = await self.bot.storage.table_summary(live.id)
+        message = await night_summary.summary_message(self.bot, night, closed=False)
+        await interaction.followup.send(embed=message.embed, files=message.files, allowed_mentions=NO_PINGS)
+
+    async def _post_summary(self, channel_id: int, table_id: int) -> None:
+        """The night's summary of a table just closed, in its channel (after the table's lock is free)."""
+        night = await self.bot.storage.table_summary(table_id)
+        message = await night_summary.summary_message(self.bot, night, closed=True)
+        try:
+            await self.bot.get_partial_messageable(channel_id).send(
+                embed=message.embed, files=message.files, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as error:
+            log.warning("The summary of table %s could not be posted: %s", table_id, error)
 
 
 def _check_may_close(interaction: discord.Interaction, live: LiveTable) -> None:

@@ -116,9 +116,9 @@ def five_card_value(codes: Sequence[int], ranking: Ranking, lowest_rank: int) ->
             digits: list[int] = [level, top]
         else:
             digits = [top]
-        order = display_order(codes, lowest_rank)
+        order = shown_order(codes, lowest_rank)
     else:
-        order = display_order(codes, lowest_rank)
+        order = shown_order(codes, lowest_rank)
         shape = sorted(counts.values(), reverse=True)
         if flush:
             category = Category.COLORE
@@ -141,7 +141,7 @@ def five_card_value(codes: Sequence[int], ranking: Ranking, lowest_rank: int) ->
     return strength_of(ranking, category, digits) | suit, tuple(order)
 
 
-def display_order(codes: Sequence[int], lowest_rank: int) -> list[int]:
+def shown_order(codes: Sequence[int], lowest_rank: int) -> list[int]:
     """Five distinct card codes in the order a hand is shown: groups bigger first, then higher
     rank, inside a group the better suit first; a straight from its top card, the minima
     (A-7-8-9-10 in 32 cards) with its ace last. The same in both rankings."""

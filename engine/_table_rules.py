@@ -1,4 +1,4 @@
-"""Pure rule helpers of the table: the opening requirement and the deck of a hand."""
+"""Pure rule helpers of the table: the opening requirement, the five cards shown, the decks."""
 
 from __future__ import annotations
 
@@ -6,29 +6,10 @@ from collections.abc import Sequence
 from functools import cache
 
 from engine._rank_core import RANK_SHIFT
-from engine.cards import Card, deck, deck_size_for_players, lowest_rank_for_deck
-from engine.errors import EngineError
-from engine.levels import LEVEL_NAMES
-from engine.options import Mazzo, TableOptions, Variant
+from engine.cards import Card, deck, lowest_rank_for_deck
 from engine.ranking import Category, Ranking, category_of, evaluate, fast_evaluator, value_of_five
 
-__all__ = ["LEVEL_NAMES", "best_five", "deck_for_hand", "opening_cards"]
-
-
-def deck_for_hand(options: TableOptions, players: int) -> tuple[int, Ranking]:
-    """Deck size and ranking of one hand (RULES §2 *Players and deck*, §3, §4)."""
-    variant = options.variant
-    if variant is Variant.TEXAS:
-        return 52, Ranking.INTERNAZIONALE
-    if variant is Variant.TRENTADUE:
-        return 32, Ranking.ITALIANA
-    if options.mazzo is Mazzo.AMERICANO:
-        return 52, Ranking.INTERNAZIONALE
-    if options.mazzo is Mazzo.TRENTADUE:
-        if players * 5 > 32:
-            raise EngineError("Con il mazzo da 32 carte si gioca al massimo in 6.")
-        return 32, Ranking.ITALIANA
-    return deck_size_for_players(players), Ranking.ITALIANA
+__all__ = ["best_five", "full_deck", "lowest_rank", "opening_cards"]
 
 
 def _bilateral_four(cards: Sequence[Card], lowest_rank: int) -> tuple[Card, ...] | None:
@@ -58,7 +39,7 @@ def _bilateral_four(cards: Sequence[Card], lowest_rank: int) -> tuple[Card, ...]
 def opening_cards(
     cards: Sequence[Card], level: int, ranking: Ranking, lowest_rank: int
 ) -> tuple[Card, ...] | None:
-    """The cards that justify an opening at ``level`` (RULES §2.4), or None when it is refused.
+    """The cards that justify an opening at ``level`` (rules §2.4), or None when it is refused.
 
     A pair of the level or higher shows the pair; a better hand shows its five cards; a
     bilateral four-card straight flush shows the four. Counting ranks settles most hands without

@@ -18,6 +18,7 @@ __all__ = [
     "HandInProgress",
     "IllegalAction",
     "InvalidDraw",
+    "InvalidOptions",
     "NoHandRunning",
     "NotEnoughPlayers",
     "NotSeated",
@@ -108,6 +109,10 @@ class OpeningNotAllowed(EngineError):
 
 class InvalidDraw(EngineError):
     """The cards named for a draw are not a legal discard (duplicates, too many, not in hand)."""
+
+
+class InvalidOptions(EngineError):
+    """A table option is unknown or out of its range (``TableOptions``): the settings form's refusal."""
 
 
 class BadDeck(EngineError):

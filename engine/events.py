@@ -103,7 +103,7 @@ class StackReleased(Event):
 @dataclass(frozen=True, slots=True)
 class PlayerSatOut(Event):
     player: int
-    timeouts: bool  # sat out by RULES §5.5, not by his own request
+    timeouts: bool  # sat out by rules §5.5, not by his own request
 
 
 @fast_init
@@ -199,7 +199,7 @@ class DiscardsReshuffled(Event):
 @fast_init
 @dataclass(frozen=True, slots=True)
 class BetReturned(Event):
-    """The uncalled part of a bet goes back to its owner (RULES §5.3)."""
+    """The uncalled part of a bet goes back to its owner (rules §5.3)."""
 
     player: int
     amount: int

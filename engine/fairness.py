@@ -31,7 +31,6 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from engine._table_rules import deck_for_hand
 from engine.actions import Action, ActionKind
 from engine.cards import Card, CardError, deck, lowest_rank_for_deck, parse_cards
 from engine.errors import EngineError
@@ -274,12 +273,12 @@ def deal_plan(
             raise FairnessError(f"Servono gli scarti di tutti i {players} giocatori, uno per posizione.")
     if draws is not None and sum(d is not None for d in draws) < 2:
         raise FairnessError("Al cambio arrivano almeno due giocatori: indica gli scarti di chi è rimasto.")
+    table = Table(opts, rng=reshuffle_rng(parsed.salt))
     try:
-        size, _ = deck_for_hand(opts, players)
+        size, _ = table.deck_for(players)
     except EngineError as error:
         raise FairnessError(str(error)) from None
     cards = hand_deck(parsed.cards, size)
-    table = Table(opts, rng=reshuffle_rng(parsed.salt))
     for pid in range(1, players + 1):
         table.sit(pid, _STACK)
     events = table.start_hand(deck=cards)

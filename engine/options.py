@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.errors import EngineError
+from engine.errors import InvalidOptions
 
 __all__ = ["Limit", "Mazzo", "TableOptions", "Variant"]
 
@@ -51,7 +51,7 @@ _ALLOWED_LIMITS = {
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """Everything the players agree on before the first hand (RULES §2-§5).
+    """Everything the players agree on before the first hand (rules §2-§5).
 
     ``limite=None`` picks the variant's default. Options that do not apply to the variant are
     accepted and ignored, so one settings form can serve every variant.
@@ -74,7 +74,7 @@ class TableOptions:
         try:
             variant = Variant(self.variant)
         except ValueError:
-            raise EngineError(
+            raise InvalidOptions(
                 f"La variante «{self.variant}» non esiste: scegli italiana, 32carte o texas."
             ) from None
         object.__setattr__(self, "variant", variant)
@@ -82,37 +82,43 @@ class TableOptions:
         try:
             limite = Limit(limite)
         except ValueError:
-            raise EngineError(f"Il limite «{limite}» non esiste: scegli fisso, potlimit o nolimit.") from None
+            raise InvalidOptions(
+                f"Il limite «{limite}» non esiste: scegli fisso, potlimit o nolimit."
+            ) from None
         if limite not in _ALLOWED_LIMITS[variant]:
             allowed = ", ".join(sorted(str(x) for x in _ALLOWED_LIMITS[variant]))
-            raise EngineError(f"Nella variante {variant} il limite può essere solo: {allowed}.")
+            raise InvalidOptions(f"Nella variante {variant} il limite può essere solo: {allowed}.")
         object.__setattr__(self, "limite", limite)
         try:
             object.__setattr__(self, "mazzo", Mazzo(self.mazzo))
         except ValueError:
-            raise EngineError(f"Il mazzo «{self.mazzo}» non esiste: scegli auto, 32 o americano.") from None
+            raise InvalidOptions(
+                f"Il mazzo «{self.mazzo}» non esiste: scegli auto, 32 o americano."
+            ) from None
         for name in ("cip", "invito", "max_cambio", "buio_multiplo", "timeout"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise EngineError(f"L'opzione {name} deve essere un numero intero.")
+                raise InvalidOptions(f"L'opzione {name} deve essere un numero intero.")
         if self.cip < 1:
-            raise EngineError("Il cip deve essere almeno 1 fiche.")
+            raise InvalidOptions("Il cip deve essere almeno 1 fiche.")
         if variant is Variant.TEXAS and self.cip < 2:
-            raise EngineError("Nel texas il cip (il grande buio) deve essere almeno 2 fiches.")
+            raise InvalidOptions("Nel texas il cip (il grande buio) deve essere almeno 2 fiches.")
         if variant is Variant.TRENTADUE and self.cip < 2:
-            raise EngineError("Nel 32carte il cip deve essere almeno 2 fiches: il piccolo buio ne è la metà.")
+            raise InvalidOptions(
+                "Nel 32carte il cip deve essere almeno 2 fiches: il piccolo buio ne è la metà."
+            )
         if variant is Variant.ITALIANA and self.invito < 1:
-            raise EngineError("L'invito deve essere almeno 1 fiche.")
+            raise InvalidOptions("L'invito deve essere almeno 1 fiche.")
         if self.invito < 0:
-            raise EngineError("L'invito non può essere negativo.")
+            raise InvalidOptions("L'invito non può essere negativo.")
         if self.max_cambio not in (4, 5):
-            raise EngineError("Il cambio massimo può essere 4 o 5 carte.")
+            raise InvalidOptions("Il cambio massimo può essere 4 o 5 carte.")
         if self.buio_multiplo < 1:
-            raise EngineError("Il multiplo del buio deve essere almeno 1.")
+            raise InvalidOptions("Il multiplo del buio deve essere almeno 1.")
         if not 10 <= self.timeout <= 3600:
-            raise EngineError("Il tempo per parlare va da 10 a 3600 secondi.")
+            raise InvalidOptions("Il tempo per parlare va da 10 a 3600 secondi.")
         if variant is not Variant.TRENTADUE and not self.semi:
-            raise EngineError("I semi si possono ignorare solo nel 32carte.")
+            raise InvalidOptions("I semi si possono ignorare solo nel 32carte.")
 
     @property
     def limit(self) -> Limit:
@@ -143,5 +149,5 @@ class TableOptions:
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
         if unknown:
-            raise EngineError(f"Opzioni sconosciute: {', '.join(sorted(unknown))}.")
+            raise InvalidOptions(f"Opzioni sconosciute: {', '.join(sorted(unknown))}.")
         return cls(**data)

@@ -1,4 +1,4 @@
-"""The one pot splitter (RULES §5): layered side pots, dead money, uncalled excess, odd chips.
+"""The one pot splitter (rules §5): layered side pots, dead money, uncalled excess, odd chips.
 
 Plain ints and lists in, plain values out, so the table and the tests share one definition of
 where every chip goes. Players are identified by their position in the input sequences.
@@ -95,7 +95,7 @@ def split(amount: int, winners: Sequence[int], order: Sequence[int]) -> list[int
     """Shares of ``amount`` for ``winners``, in the order given by ``winners``.
 
     The odd chips go one each to the winners who come first in ``order`` (clockwise from the
-    dealer's left, RULES §5.4).
+    dealer's left, rules §5.4).
     """
     if not winners:
         raise ValueError("a pot needs at least one winner")

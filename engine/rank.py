@@ -9,14 +9,13 @@ traceback: the tool is meant for players as much as for scripts.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from engine.cards import Card, CardError, format_cards, lowest_rank_for_deck, parse_cards
+from engine.cli import InputError, ItalianParser
 from engine.ranking import HandValue, Ranking, evaluate, winners
 
 USAGE = (
@@ -27,19 +26,9 @@ _DEFAULT_DECK = {Ranking.ITALIANA: 32, Ranking.INTERNAZIONALE: 52}
 _CARD_RUN = re.compile(r"(10|[2-9tjqka])([shdc♠♣♦♥♤♧♢♡])", re.IGNORECASE)
 
 
-class InputError(Exception):
-    """Bad input: the message is the one Italian sentence shown to the user."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with its English error messages replaced by one Italian sentence."""
-
-    def error(self, message: str) -> NoReturn:
-        raise InputError(f"Non capisco gli argomenti; si scrive: {USAGE}")
-
-
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> ItalianParser:
+    parser = ItalianParser(
+        refusal=f"Non capisco gli argomenti; si scrive: {USAGE}",
         prog="python -m engine.rank",
         usage=USAGE,
         description="Valuta mani di poker e dice chi vince (regole italiane o internazionali).",

@@ -1,4 +1,4 @@
-"""The one hand ranking of the project: Italian (RULES §1.1) and international (RULES §1.2).
+"""The one hand ranking of the project: Italian (rules §1.1) and international (rules §1.2).
 
 A hand's value is an integer ``strength`` (a total order inside one ranking) plus its category
 and best five cards. The integer cannot express the *scala reale* cycle of the Italian ranking
@@ -10,7 +10,7 @@ Strength layout (an ``int`` below 2**26)::
 
     category position (4 bits) | five rank digits (4 bits each) | deciding suit (2 bits)
 
-The rank digits are the comparison ranks of RULES §1.1 from the most significant; for an Italian
+The rank digits are the comparison ranks of rules §1.1 from the most significant; for an Italian
 scala reale the first digit is its level (0 minima, 1 media, 2 massima) and the second its top
 card, so the integer order of straight flushes is minima < media < massima and only the pair
 minima/massima is reversed by the cycle. The deciding suit is the best suit of the first group
@@ -40,9 +40,9 @@ from engine._rank_core import (
     Ranking,
     category_of,
     default_lowest_rank,
-    display_order,
     five_card_value,
     sf_level_of,
+    shown_order,
     strength_of,
 )
 from engine.cards import Card, CardError
@@ -170,7 +170,7 @@ def value_of_five(codes: Sequence[int], strength: int, ranking: Ranking, lowest_
     ``evaluate`` without its checks and its table lookup, for callers that hold valid cards."""
     return HandValue(
         category=category_of(strength, ranking),
-        cards=tuple(map(Card.from_code, display_order(codes, lowest_rank))),
+        cards=tuple(map(Card.from_code, shown_order(codes, lowest_rank))),
         ranking=ranking,
         strength=strength,
     )
@@ -228,7 +228,7 @@ def winners_from_strengths(strengths: Sequence[int], ranking: Ranking, *, suits:
     """Indices of the winning strengths: the fast core of ``winners`` and ``showdown``.
 
     Normally the best strength wins (several when equal). When the Italian straight flushes form
-    a cycle, no hand beats every other one: then the best hand of each level splits (RULES §1.1).
+    a cycle, no hand beats every other one: then the best hand of each level splits (rules §1.1).
     """
     if not strengths:
         raise ValueError("A showdown needs at least one hand.")

@@ -37,7 +37,6 @@ and is the engine's own auditor; it never changes them.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -45,25 +44,11 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
-from engine._aliases import (
-    K_APRO,
-    K_BUIO,
-    K_CAMBIO,
-    K_CONTROBUIO,
-    K_PUNTO,
-    K_RILANCIO,
-    K_VEDO,
-    S_APERTURA,
-    S_BUIO,
-    S_CAMBIO,
-    S_SECONDO_GIRO,
-    K,
-)
-from engine._table_rules import deck_for_hand
 from engine.actions import Action, ActionKind, LegalAction
 from engine.cards import Card, Suit, deck, lowest_rank_for_deck
+from engine.cli import InputError, ItalianParser
 from engine.errors import EngineError
 from engine.events import (
     ActionTaken,
@@ -82,6 +67,7 @@ from engine.events import (
     PotAwarded,
     PotCarried,
     StackReleased,
+    Street,
 )
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.table import Table
@@ -94,7 +80,18 @@ USAGE = (
 PREPARED_EVERY = 25  # about one hand in this many deals the scala-reale cycle (italiana, 32carte)
 
 
+# Enum members bound once as module globals: ``RandomPolicy.choose`` runs once per decision, and
+# reading ``ActionKind.APRO`` goes through the enum metaclass, about ten times a global read.
 _ITALIANA = Variant.ITALIANA
+_APRO, _BUIO, _CAMBIO, _CONTROBUIO = (
+    ActionKind.APRO,
+    ActionKind.BUIO,
+    ActionKind.CAMBIO,
+    ActionKind.CONTROBUIO,
+)
+_PUNTO, _RILANCIO, _VEDO = ActionKind.PUNTO, ActionKind.RILANCIO, ActionKind.VEDO
+_STREET_APERTURA, _STREET_BUIO, _STREET_CAMBIO = Street.APERTURA, Street.BUIO, Street.CAMBIO
+_STREET_SECONDO_GIRO = Street.SECONDO_GIRO
 
 
 class _Plain:
@@ -107,10 +104,6 @@ class _Plain:
         self.vedo = Action(player, ActionKind.VEDO)
         self.parol = Action(player, ActionKind.PAROL)
         self.servito = Action(player, ActionKind.SERVITO)
-
-
-class InputError(Exception):
-    """Bad arguments: the message is the one Italian sentence shown on stderr."""
 
 
 # ---------------------------------------------------------------------------- the random player
@@ -156,50 +149,50 @@ class RandomPolicy:
         street = table.street
         rng = self.rng
         r = rng.random()
-        if street is S_BUIO:
+        if street is _STREET_BUIO:
             if r < 0.45 or self.cautious:
                 for la in legal:
                     kind = la.kind
-                    if kind is K_BUIO or kind is K_CONTROBUIO or kind is K_VEDO:
+                    if kind is _BUIO or kind is _CONTROBUIO or kind is _VEDO:
                         return Action(player, kind, la.min)
             return plain.passo
-        if street is S_APERTURA:
+        if street is _STREET_APERTURA:
             if r < 0.6 or self.cautious:
                 for la in legal:
-                    if la.kind is K_APRO:
-                        return Action(player, K_APRO, self.amount(la))
-                raise KeyError(K.APRO)  # as a missing key of the legal words would
+                    if la.kind is _APRO:
+                        return Action(player, _APRO, self.amount(la))
+                raise KeyError(ActionKind.APRO)  # as a missing key of the legal words would
             return plain.passo
-        if street is S_CAMBIO:
+        if street is _STREET_CAMBIO:
             cambio = None
             for la in legal:
-                if la.kind is K_CAMBIO:
+                if la.kind is _CAMBIO:
                     cambio = la
             if cambio is None or r < 0.25 or self.cautious:
                 return plain.servito
             hand = table.cards_of(player)
             count = rng.randint(cambio.min, min(cambio.max, len(hand)))
-            return Action(player, K_CAMBIO, cards=tuple(rng.sample(hand, count)))
+            return Action(player, _CAMBIO, cards=tuple(rng.sample(hand, count)))
         # Betting: at most three words, read in one pass.
         facing = False
         raise_ = bet = None
         for la in legal:
             kind = la.kind
-            if kind is K_VEDO:
+            if kind is _VEDO:
                 facing = True
-            elif kind is K_RILANCIO:
+            elif kind is _RILANCIO:
                 raise_ = la
-            elif kind is K_PUNTO:
+            elif kind is _PUNTO:
                 bet = la
         if facing:
             if r < 0.22 and not self.cautious:
                 return plain.passo
             if raise_ is not None and r > 0.72:
-                return Action(player, K_RILANCIO, self.amount(raise_))
+                return Action(player, _RILANCIO, self.amount(raise_))
             return plain.vedo
         if bet is None:
             bet = raise_
-        if street is S_SECONDO_GIRO and table.options.variant is _ITALIANA:
+        if street is _STREET_SECONDO_GIRO and table.options.variant is _ITALIANA:
             check_bias = 0.8
         else:
             check_bias = 0.55
@@ -214,9 +207,9 @@ def play_action(table: Table, policy: RandomPolicy) -> list[Event]:
     try:
         return table.act(action)
     except EngineError:
-        if action.kind is not K.APRO:
+        if action.kind is not ActionKind.APRO:
             raise
-        return table.act(Action(action.player, K.PASSO))
+        return table.act(Action(action.player, ActionKind.PASSO))
 
 
 # ---------------------------------------------------------------------------- invariants
@@ -346,9 +339,9 @@ def _count_rules(events: Sequence[Event], counts: Counter[str]) -> None:
         cls = event.__class__
         if cls is ActionTaken:
             assert isinstance(event, ActionTaken)
-            if event.kind is K.BUIO:
+            if event.kind is ActionKind.BUIO:
                 counts["buio"] += 1
-            elif event.kind is K.CONTROBUIO:
+            elif event.kind is ActionKind.CONTROBUIO:
                 counts["controbuio"] += 1
             if event.all_in and event.put_in:
                 counts["all_in"] += 1
@@ -397,7 +390,7 @@ def _count_rules(events: Sequence[Event], counts: Counter[str]) -> None:
 def _prepared_deck(size: int, players: int, rng: random.Random, twins: bool = False) -> list[Card]:
     """A deck for the rare splits. Normally the first three players (from the dealer's left) get
     the three straight-flush levels, the minima in ♠, a media in ♦ and the massima in ♥: the
-    scala-reale cycle (RULES §1.1). With ``twins`` (``semi`` off) the first two get the same
+    scala-reale cycle (rules §1.1). With ``twins`` (``semi`` off) the first two get the same
     straight in different suits, which splits when suits do not count."""
     low = lowest_rank_for_deck(size)
     if twins:
@@ -499,7 +492,7 @@ def simulate(
             deal: list[Card] | None = None
             policy.cautious = False
             if can_prepare and rng.randrange(PREPARED_EVERY) == 0 and _all_dealt_in(table):
-                size = deck_for_hand(options, players)[0]
+                size = table.deck_for(players)[0]
                 deal = _prepared_deck(size, players, rng, twins=not options.semi)
                 policy.cautious = True
                 counts["mani_preparate"] += 1
@@ -543,15 +536,12 @@ def _all_dealt_in(table: Table) -> bool:
 # ---------------------------------------------------------------------------- command line
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with its English messages replaced by one Italian sentence."""
-
-    def error(self, message: str) -> NoReturn:
-        raise InputError(f"Non capisco gli argomenti; si scrive: {USAGE}.")
-
-
 def _parse(argv: Sequence[str]) -> tuple[TableOptions, int, int, int | None, bool]:
-    parser = _Parser(prog="python -m engine.simulate", add_help=False)
+    parser = ItalianParser(
+        prog="python -m engine.simulate",
+        add_help=False,
+        refusal=f"Non capisco gli argomenti; si scrive: {USAGE}.",
+    )
     parser.add_argument("--variante", required=True)
     parser.add_argument("--giocatori", required=True)
     parser.add_argument("--mani", required=True)

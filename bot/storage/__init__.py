@@ -24,7 +24,19 @@ from bot.storage.errors import (
     TableNotOwned,
     UnknownPlayer,
 )
-from bot.storage.models import Account, HandSummary, LeaderRow, LedgerEntry, PlayerHistory, TableRow
+from bot.storage.models import (
+    Account,
+    HandPlayer,
+    HandSummary,
+    LeaderRow,
+    LedgerEntry,
+    PlayerHistory,
+    SessionPlayer,
+    StoredHand,
+    TableRow,
+    TableSessionSummary,
+    VariantStats,
+)
 from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, Storage
 
 __all__ = [
@@ -36,6 +48,7 @@ __all__ = [
     "BonusNotReady",
     "HandInProgress",
     "HandNotRunning",
+    "HandPlayer",
     "HandSummary",
     "InsufficientChips",
     "InvalidAmount",
@@ -44,12 +57,16 @@ __all__ = [
     "LedgerMismatch",
     "NotSeated",
     "PlayerHistory",
+    "SessionPlayer",
     "ShardBusy",
     "Storage",
     "StorageError",
+    "StoredHand",
     "TableAlreadyOpen",
     "TableNotFound",
     "TableNotOwned",
     "TableRow",
+    "TableSessionSummary",
     "UnknownPlayer",
+    "VariantStats",
 ]

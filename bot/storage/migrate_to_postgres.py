@@ -34,6 +34,7 @@ TABLES: dict[str, str] = {
     "seats": "table_id, user_id",
     "hands": "id",
     "hand_seats": "hand_id, user_id",
+    "hand_players": "hand_id, user_id",
     "movements": "id",
     "entries": "id",
 }

@@ -6,7 +6,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-__all__ = ["Account", "HandSummary", "LeaderRow", "LedgerEntry", "PlayerHistory", "TableRow"]
+__all__ = [
+    "Account",
+    "HandPlayer",
+    "HandSummary",
+    "LeaderRow",
+    "LedgerEntry",
+    "PlayerHistory",
+    "SessionPlayer",
+    "StoredHand",
+    "TableRow",
+    "TableSessionSummary",
+    "VariantStats",
+]
 
 Account = Literal["balance", "seat", "pot"]
 
@@ -87,3 +99,84 @@ class TableRow:
     @property
     def total_chips(self) -> int:
         return sum(self.seats.values()) + self.pot
+
+
+@dataclass(frozen=True)
+class HandPlayer:
+    """One player's summary of one finished hand (bot/hand_summary.py computes it from the events).
+
+    ``net`` is the change of his stack in the hand; ``pot_won`` every chip he received from the
+    pots; ``pots_showdown`` / ``pots_uncontested`` how many pots he won at the showdown or because
+    everyone else folded. ``shown_strength`` is the engine's strength of the hand he showed at the
+    showdown (a total order inside the hand's ranking, rules §1), None when he showed nothing;
+    ``shown_category`` its `engine.ranking.Category` and ``shown_text`` what the table read.
+    """
+
+    user_id: int
+    net: int
+    won: bool
+    pots_showdown: int
+    pots_uncontested: int
+    pot_won: int
+    shown_strength: int | None = None
+    shown_category: int | None = None
+    shown_text: str | None = None
+
+
+@dataclass(frozen=True)
+class VariantStats:
+    """A player's statistics for one variant on one server (`Storage.player_stats`)."""
+
+    variant: str
+    hands: int
+    won: int
+    pots_showdown: int
+    pots_uncontested: int
+    net: int
+    biggest_pot: int
+    best_hand: str | None
+
+
+@dataclass(frozen=True)
+class SessionPlayer:
+    """A player's result over a table's life: chips he brought, chips he took or holds, the net."""
+
+    user_id: int
+    bought_in: int
+    taken_out: int
+    at_table: int
+
+    @property
+    def net(self) -> int:
+        return self.taken_out + self.at_table - self.bought_in
+
+
+@dataclass(frozen=True)
+class TableSessionSummary:
+    """A table's night (`Storage.table_summary`): from its opening to now (or to its closing)."""
+
+    table_id: int
+    variant: str
+    hands: int
+    cancelled: int
+    players: tuple[SessionPlayer, ...]
+    biggest_pot: tuple[int, int, int] | None
+    """(chips, user id, hand number) of the biggest pot one player won in one hand."""
+    best_hand: tuple[str, int, int] | None
+    """(what the table read, user id, hand number) of the best hand shown at a showdown."""
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """One hand of a table as stored, for replays: `record` is None unless it finished.
+
+    `status` is 'running', 'finished', 'cancelled', or 'missing' when the table has no such hand.
+    """
+
+    table_id: int
+    number: int
+    status: str
+    variant: str
+    record: dict[str, Any] | None
+    last_number: int
+    """The number of the table's latest hand (the replay names the range of hands that exist)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import ledger, tables
+from bot.storage import ledger, stats, tables
 from bot.storage.errors import (
     BonusDisabled,
     HandNotRunning,
@@ -29,7 +29,16 @@ from bot.storage.errors import (
     TableNotFound,
     TableNotOwned,
 )
-from bot.storage.models import Account, LeaderRow, PlayerHistory, TableRow
+from bot.storage.models import (
+    Account,
+    HandPlayer,
+    LeaderRow,
+    PlayerHistory,
+    StoredHand,
+    TableRow,
+    TableSessionSummary,
+    VariantStats,
+)
 from bot.storage.postgres import PostgresBackend
 from bot.storage.sql import Backend, Conn
 from bot.storage.sqlite import SqliteBackend
@@ -290,8 +299,12 @@ class Storage:
         pot: int,
         state: dict[str, Any],
         record: dict[str, Any],
+        players: Sequence[HandPlayer] = (),
     ) -> None:
         """Write the new stacks, pot, state and the engine's hand record in one transaction.
+
+        ``players`` are the hand's per-player summaries (bot/hand_summary.py), written in the same
+        transaction for the statistics; a player not dealt into the hand is refused.
 
         `stacks` holds every seated player, including one who left during the hand: 0 when his stack
         was already given back by `release_mid_hand`, otherwise the stack the engine released to him,
@@ -310,6 +323,7 @@ class Storage:
                 record_json=record_json,
                 token=self._owner,
                 now=self._now(),
+                players=players,
             )
 
     async def release_mid_hand(self, table_id: int, hand_id: int, user_id: int, amount: int) -> None:
@@ -408,6 +422,27 @@ class Storage:
                 continue  # recovered or closed by another process meanwhile, or not ours
             recovered.append(table_id)
         return recovered
+
+    # Replays and statistics ------------------------------------------------------------------------
+
+    async def player_stats(self, guild_id: int, user_id: int) -> list[VariantStats]:
+        """The player's statistics on one server, per variant (empty when he never finished a hand)."""
+        async with self._transaction(write=False) as conn:
+            return await stats.player_stats(conn, guild_id, user_id)
+
+    async def table_summary(self, table_id: int) -> TableSessionSummary:
+        """A table's night, open or closed: hands, each player's net, the biggest pot, the best hand."""
+        async with self._transaction(write=False) as conn:
+            found = await stats.table_summary(conn, table_id)
+        if found is None:
+            raise TableNotFound("Questo tavolo non esiste.")
+        return found
+
+    async def stored_hand(self, channel_id: int, number: int | None = None) -> StoredHand | None:
+        """Hand `number` of the channel's latest table, or its latest hand that is over (status
+        'missing' when there is no such hand); None when the channel never had a table."""
+        async with self._transaction(write=False) as conn:
+            return await stats.stored_hand(conn, channel_id, number)
 
     async def check(self, guild_id: int | None = None) -> list[str]:
         """Prove the ledger for one server or all: an empty list means every chip is accounted for."""

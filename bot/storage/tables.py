@@ -12,7 +12,7 @@ on PostgreSQL) and checks that this process may write it (the table's owner, see
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from bot.storage.errors import (
     AlreadySeated,
@@ -25,8 +25,9 @@ from bot.storage.errors import (
     TableNotOwned,
 )
 from bot.storage.ledger import Entry, credit, debit, ensure_account, record
-from bot.storage.models import TableRow
+from bot.storage.models import HandPlayer, TableRow
 from bot.storage.sql import Conn, placeholders
+from bot.storage.stats import write_hand_players
 
 __all__ = [
     "Shards",
@@ -369,8 +370,12 @@ async def finish_hand(
     record_json: str,
     token: str | None,
     now: int,
+    players: Sequence[HandPlayer] = (),
 ) -> None:
     """Write the new stacks, pot, state and record; refused unless every chip is accounted for.
+
+    ``players`` are the hand's per-player summaries (bot/hand_summary.py), stored in the same
+    transaction (`stats.write_hand_players`) with each player's result as this ledger wrote it.
 
     The table is locked and the hand checked to be the running one in the same transaction, so a
     second application of the same result (a retry, another process) is refused with `HandNotRunning`.
@@ -402,13 +407,15 @@ async def finish_hand(
     await record(
         conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
     )
+    ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
     await conn.executemany(
         "UPDATE hand_seats SET end_stack = ? WHERE hand_id = ? AND user_id = ?",
-        [
-            (stacks.get(user_id, seats.get(user_id, 0)) + released.get(user_id, 0), hand_id, user_id)
-            for user_id in in_hand
-        ],
+        [(end, hand_id, user_id) for user_id, end in ends.items()],
     )
+    if not {p.user_id for p in players} <= in_hand.keys():
+        raise _mismatch("il riepilogo della mano nomina chi non era seduto")
+    results = {u: end - in_hand[u] for u, end in ends.items()}
+    await write_hand_players(conn, hand_id=hand_id, table_id=table_id, players=players, results=results)
     await conn.execute(
         "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
         " WHERE id = ? AND status = 'running'",

@@ -1,4 +1,4 @@
-"""Product review of the Discord side against issues 5 and 6, as players and an admin would use it.
+"""The Discord side as players and an admin use it: the table, the chips and playing a hand.
 
 Each test is named after what a player or admin expects. Ten of them began as strict xfails (findings
 the code did not meet); all are fixed now, and a new finding goes in as xfail(strict=True) with its reason.

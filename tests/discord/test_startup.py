@@ -263,7 +263,17 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "controbuio": "counterblind",
         "carte": "cards",
     }
-    assert names == {"tavolo", "saldo", "bonus", "classifica", "storico", "accredita", *game}
+    assert names == {
+        "tavolo",
+        "saldo",
+        "bonus",
+        "classifica",
+        "storico",
+        "accredita",
+        "mano",
+        "statistiche",
+        *game,
+    }
     english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
     assert (
         english
@@ -274,6 +284,8 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
             "classifica": "leaderboard",
             "storico": "history",
             "accredita": "grant",
+            "mano": "hand",
+            "statistiche": "stats",
         }
         | game
     )
@@ -288,6 +300,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "regole": "rules",
         "chiudi": "close",
         "rientra": "return",
+        "riepilogo": "summary",
     }
     for command in harness.synced_commands:
         for kind, item in _walk_localized(command):

@@ -10,18 +10,18 @@ among the engine's legal words is played on both. At the end the stacks must mat
 Where the engine deliberately follows our rules and PokerKit does not, the test allows exactly
 that difference and nothing else:
 
-* Fixed limit: RULES §4 allows one bet and three raises per round, and before the flop the big
+* Fixed limit: rules §4 allows one bet and three raises per round, and before the flop the big
   blind is the bet. PokerKit's preset allows four raises after the blind, so its preflop street
   is given a cap of three here.
-* A short all-in never reopens raising for a player who already acted (RULES §5.3;
-  docs/house-rules.md: not even when several add up, nor after a short all-in bet); PokerKit
+* A short all-in never reopens raising for a player who already acted (rules §5.3;
+  house rule of rules §5.3: not even when several add up, nor after a short all-in bet); PokerKit
   lets such a player raise in some of these spots. When the engine refuses a raise PokerKit
   allows, every bet since that player's last action must have been an all-in.
 * Fixed limit: an all-in for less than a full raise does not count towards the cap
-  (docs/house-rules.md, Betting); PokerKit counts it, so it may refuse a raise the engine offers
+  (house rule, rules §4); PokerKit counts it, so it may refuse a raise the engine offers
   after one.
 * Odd chips: PokerKit gives all the odd chips of a pot to its first winner; the engine gives
-  them one each clockwise from the dealer's left (RULES §5.4, ``engine.pots.split``). The final
+  them one each clockwise from the dealer's left (rules §5.4, ``engine.pots.split``). The final
   stacks are compared after moving those chips PokerKit's way.
 * When every other player is all-in and the big blind has matched, PokerKit still asks him to
   check; the engine skips that empty turn.
@@ -120,7 +120,7 @@ class Hand:
 
     def short_all_in_counted_by_pokerkit(self) -> bool:
         """Fixed limit: an all-in raise this round that PokerKit counts towards the cap and the
-        engine does not (docs/house-rules.md, Betting)."""
+        engine does not (house rule, rules §4)."""
         return self.limit is Limit.FISSO and any(
             all_in for _, kind, all_in in self.round if kind in (K.RILANCIO, K.PUNTO)
         )
@@ -185,7 +185,7 @@ class Hand:
                 self.decide()
         assert not self.table.hand_running
         awards = [e for e in self.events if isinstance(e, PotAwarded)]
-        # PokerKit gives all the odd chips of a pot to its first winner; RULES §5.4 as the engine
+        # PokerKit gives all the odd chips of a pot to its first winner; rules §5.4 as the engine
         # plays it (engine.pots.split) gives them one each, clockwise from the dealer's left.
         as_pokerkit: Counter[int] = Counter()
         for award in awards:

@@ -1,4 +1,4 @@
-"""RULES §2.6 and docs/house-rules.md (Draw): which cards a reshuffle of the stock is made of.
+"""rules §2.6 and its house rule: which cards a reshuffle of the stock is made of.
 
 Seats as in ``test_table_helpers``: player 1 deals the first hand, the deal starts at player 2.
 """

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import pytest
 
 from engine._frozen import fast_init
-from engine._rank_core import display_order, five_card_value
+from engine._rank_core import five_card_value, shown_order
 from engine._rank_tables import _nonflush_fast, _nonflush_international
 from engine._table_rules import _bilateral_four, opening_cards
 from engine.actions import Action, ActionKind, LegalAction
@@ -129,13 +129,13 @@ def _reference_order(codes: Sequence[int], lowest: int) -> list[int]:
 
 def test_display_order_agrees_with_the_reference_on_every_24_card_hand() -> None:
     for five in itertools.combinations(range(36, 60), 5):
-        assert display_order(five, 9) == _reference_order(five, 9)
+        assert shown_order(five, 9) == _reference_order(five, 9)
         assert list(five_card_value(five, Ranking.ITALIANA, 9)[1]) == _reference_order(five, 9)
 
 
 def test_display_order_puts_the_minima_ace_last() -> None:
     hand = parse_cards("Ah 7h 8h 9h Th")
-    assert [str(c) for c in map(Card.from_code, display_order([c.code for c in hand], 7))] == [
+    assert [str(c) for c in map(Card.from_code, shown_order([c.code for c in hand], 7))] == [
         str(c) for c in parse_cards("Th 9h 8h 7h Ah")
     ]
 
@@ -174,7 +174,7 @@ def test_beats_is_the_two_hand_showdown_including_the_cycle() -> None:
 def _reference_opening(
     cards: Sequence[Card], level: int, ranking: Ranking, lowest: int
 ) -> tuple[Card, ...] | None:
-    """RULES §2.4 as first written: a pair of the level shows the pair, a better hand its five
+    """rules §2.4 as first written: a pair of the level shows the pair, a better hand its five
     cards, otherwise a bilateral four-card straight flush."""
     value = evaluate(cards, ranking=ranking, lowest_rank=lowest)
     if value.category is Category.COPPIA:

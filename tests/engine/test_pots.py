@@ -1,4 +1,4 @@
-"""The pot splitter (RULES §5): layers, dead money, uncalled excess, odd chips."""
+"""The pot splitter (rules §5): layers, dead money, uncalled excess, odd chips."""
 
 from __future__ import annotations
 

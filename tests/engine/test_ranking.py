@@ -1,4 +1,4 @@
-"""The traps of the Italian and international rankings, by name (RULES §1.1, §1.2)."""
+"""The traps of the Italian and international rankings, by name (rules §1.1, §1.2)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Properties of the ranking, checked against a slow direct implementation written here.
 
-The slow implementation reads RULES §1.1/§1.2 literally (tuples of ranks, explicit straight rank
+The slow implementation reads rules §1.1/§1.2 literally (tuples of ranks, explicit straight rank
 sets, best of the 21 five-card choices) and shares no code with ``engine.ranking``.
 """
 

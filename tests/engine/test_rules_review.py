@@ -1,7 +1,7 @@
-"""A rules review of the table engine: one test per rule of RULES §2-§5 not pinned elsewhere.
+"""The table engine against the rules: one test per rule of rules §2-§5 not pinned elsewhere.
 
 Each test is named after the rule it checks and plays an explicit deck. Three began as strict xfails
-(departures from RULES.md, since fixed); a new departure goes in as ``xfail(strict=True)`` naming it.
+(departures from the rules, since fixed); a new departure goes in as ``xfail(strict=True)`` naming it.
 Seats as in ``test_table_helpers``: player 1 deals the first hand, the deal starts at player 2.
 """
 
@@ -557,7 +557,7 @@ def test_rule_2_6_a_player_is_never_dealt_his_own_discards() -> None:
     # first: 1 card left), player 4 asks 1 (the last card). Player 2's fourth card comes from a
     # reshuffle of the discards of 3 and 4; player 3's fourth then comes from what is left of it,
     # mostly his own discards. The discards belong to players who have already drawn, to serve the
-    # players still waiting (RULES §2.6, seed 000): never the waiting player's own cards.
+    # players still waiting (rules §2.6, seed 000): never the waiting player's own cards.
     for seed in range(20):
         table = Table(TableOptions(mazzo="32"), rng=random.Random(seed))  # type: ignore[arg-type]
         for player in range(1, 6):

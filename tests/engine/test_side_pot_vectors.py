@@ -1,7 +1,7 @@
-"""The canonical side-pot vectors A-D and the Italian vectors E-H (research anchors §5), played
+"""The canonical side-pot vectors A-D and the Italian vectors E-H (rules §5.3), played
 through the public Table API with explicit decks, with exact final stacks.
 
-Vectors A-D were checked on PokerKit 0.7.7 by the research (NL hold'em, blinds 1/2, PokerKit
+Vectors A-D were checked on PokerKit 0.7.7 (NL hold'em, blinds 1/2, PokerKit
 seat 0 = small blind). Here player ``i`` sits at seat ``i - 1`` and player 1 deals the first hand,
 so the small blind is player 2, the big blind player 3 and so on: PokerKit seat ``k`` is the
 ``k``-th player from the dealer's left.

@@ -238,7 +238,7 @@ def test_first_drawer_gets_his_own_discards_when_the_32_card_stock_runs_out() ->
     """Found by ``python -m engine.simulate --variante italiana --giocatori 6 --mazzo 32``: six
     hands leave two cards in the stock. When the first player to draw changes four cards and
     nobody has folded, there are no other discards, folded hands or burnt cards yet, so by
-    docs/house-rules.md (Draw) he gets his own discards as a last resort (the table used to raise
+    the house rule of rules §2.6 he gets his own discards as a last resort (the table used to raise
     ``RuntimeError("no card left to deal")`` mid-``act``)."""
     table = make_table(players=6, mazzo="32")
     hands = [

@@ -1,4 +1,4 @@
-"""Poker tradizionale (RULES §2), rule by rule, with stacked decks.
+"""Poker tradizionale (rules §2), rule by rule, with stacked decks.
 
 Four players unless said otherwise: player 1 deals the first hand, so the deal, the buio question
 and the opening go 2, 3, 4, 1. With four players the deck has 32 cards (7 to A).

@@ -1,4 +1,4 @@
-"""Texas Hold'em (RULES §4) and the money rules (RULES §5) on it.
+"""Texas Hold'em (rules §4) and the money rules (rules §5) on it.
 
 Player 1 deals the first hand; with three or more players 2 posts the small blind and 3 the big.
 """

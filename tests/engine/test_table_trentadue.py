@@ -1,4 +1,4 @@
-"""32 Card Draw (RULES §3): blinds, Over, limits, draw of up to 4, who speaks, showdown order.
+"""32 Card Draw (rules §3): blinds, Over, limits, draw of up to 4, who speaks, showdown order.
 
 Four players: player 1 deals, player 2 posts the small blind, player 3 the big blind, player 4
 the Over when the option is on.

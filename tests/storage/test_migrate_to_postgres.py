@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage import HandPlayer, Storage
 from bot.storage.migrate_to_postgres import TABLES
 from tests.storage.conftest import (
     ADMIN,
@@ -46,8 +46,12 @@ async def played(path: Path, clock: FakeClock) -> None:
         for _ in range(3):
             hand = await store.begin_hand(old, (await store.table(old)).seats, 0, {})
             seats = (await store.table(old)).seats
+            summary = [  # the hand summaries (migration 0005) move too
+                HandPlayer(ALICE, 20, True, 1, 0, 40, 4_000_000, 1, "coppia: A♥ A♠ K♦ 9♣ 7♠"),
+                HandPlayer(BOB, -20, False, 0, 0, 0),
+            ]
             await store.finish_hand(
-                old, hand, {ALICE: seats[ALICE] + 20, BOB: seats[BOB] - 20}, 0, {}, {"n": 1}
+                old, hand, {ALICE: seats[ALICE] + 20, BOB: seats[BOB] - 20}, 0, {}, {"n": 1}, summary
             )
         await store.close_table(old, {ALICE: 360, BOB: 240})
         carried = await store.create_table(GUILD, 2, BOB, "32carte", {}, {"nome": "Verde"})

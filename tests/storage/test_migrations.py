@@ -21,11 +21,13 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0001_init.sql": "b6d1fda05d902317144340c9db3aa28863d58f7396501612abc19fa055ada3af",
         "0002_release_and_message.sql": "bf544dc3a96f0b8570cfafefc09e68940cf9e26e89634b503e526e1ce3318483",
         "0003_table_owner.sql": "4c0637fd1b273cebe648afc6d1d8ef2abff8bb7516f800f7766d56e475acb287",
+        "0005_hand_players.sql": "e8a372f89764c2a00270687e27ad6d8773ada332b81a8f1bbee2b65ee526b125",
     },
     "postgresql": {
         "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
         "0002_release_and_message.sql": "e83a7abdad6579e2e7250a7301fe9043485afda10e3d3cc9b6cb6cd0e30ecbb0",
         "0003_table_owner.sql": "7e7cfc4c49006031ce056a728325a0a744777865b4cc5d2c55e7c68a2f4bb11c",
+        "0005_hand_players.sql": "47dd9046f4b9fe2697a704e05dd9020475215cfbb15b7e6b2f9934ee844f5953",
     },
 }
 TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}

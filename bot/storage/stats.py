@@ -1,0 +1,190 @@
+"""Hand summaries and what is read from them: players' statistics, a table's night, stored hands.
+
+`write_hand_players` runs inside `finish_hand`'s transaction, so a hand's summary rows exist exactly
+when its chips moved. Everything else only reads, with aggregate queries over ``hand_players`` and
+the ledger (no stored record is loaded to count anything). The SQL is the subset both SQLite and
+PostgreSQL accept, as in the rest of the storage.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from bot.storage.models import HandPlayer, SessionPlayer, StoredHand, TableSessionSummary, VariantStats
+from bot.storage.sql import Conn
+
+__all__ = ["player_stats", "stored_hand", "table_summary", "write_hand_players"]
+
+
+async def write_hand_players(
+    conn: Conn,
+    *,
+    hand_id: int,
+    table_id: int,
+    players: Sequence[HandPlayer],
+    results: dict[int, int],
+) -> None:
+    """One row per player dealt in. ``results`` is each player's stack change as the ledger wrote it
+    (end minus start, what he took away mid-hand included): the stored ``net`` is the ledger's own
+    figure, so the statistics add up to the chips whatever the summary says."""
+    if not players:
+        return
+    await conn.executemany(
+        "INSERT INTO hand_players (hand_id, guild_id, table_id, variant, user_id, net, won, pots_showdown,"
+        " pots_uncontested, pot_won, shown_strength, shown_category, shown_text)"
+        " SELECT ?, guild_id, id, variant, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM poker_tables WHERE id = ?",
+        [
+            (
+                hand_id,
+                p.user_id,
+                results.get(p.user_id, p.net),
+                int(p.won),
+                p.pots_showdown,
+                p.pots_uncontested,
+                p.pot_won,
+                p.shown_strength,
+                p.shown_category,
+                p.shown_text,
+                table_id,
+            )
+            for p in players
+        ],
+    )
+
+
+async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantStats]:
+    """The player's statistics on one server, one entry per variant he played (by variant name)."""
+    totals = await conn.fetch(
+        "SELECT variant, COUNT(*), SUM(won), SUM(pots_showdown), SUM(pots_uncontested), SUM(net),"
+        " MAX(pot_won) FROM hand_players WHERE guild_id = ? AND user_id = ?"
+        " GROUP BY variant ORDER BY variant",
+        (guild_id, user_id),
+    )
+    # The best hand shown per variant: the highest strength (the engine's order inside one ranking).
+    best = await conn.fetch(
+        "SELECT x.variant, x.shown_text FROM ("
+        " SELECT variant, shown_text,"
+        " ROW_NUMBER() OVER (PARTITION BY variant ORDER BY shown_strength DESC, hand_id) AS place"
+        " FROM hand_players WHERE guild_id = ? AND user_id = ? AND shown_strength IS NOT NULL"
+        ") AS x WHERE x.place = 1",
+        (guild_id, user_id),
+    )
+    best_of = {str(variant): str(text) for variant, text in best}
+    return [
+        VariantStats(
+            variant=str(variant),
+            hands=int(hands),
+            won=int(won),
+            pots_showdown=int(showdown),
+            pots_uncontested=int(uncontested),
+            net=int(net),
+            biggest_pot=int(biggest),
+            best_hand=best_of.get(str(variant)),
+        )
+        for variant, hands, won, showdown, uncontested, net, biggest in totals
+    ]
+
+
+async def table_summary(conn: Conn, table_id: int) -> TableSessionSummary | None:
+    """A table's night: its whole life, from `/tavolo nuovo` to now (or to its closing).
+
+    Each player's result is read from the ledger: the chips that went from his balance to this
+    table (buy-ins), the chips that came back (leaving, closing, a cancelled hand's refund) and what
+    is in front of him now. None when the table does not exist.
+    """
+    row = await conn.fetchone(
+        "SELECT t.variant,"
+        " (SELECT COUNT(*) FROM hands AS h WHERE h.table_id = t.id AND h.status = 'finished'),"
+        " (SELECT COUNT(*) FROM hands AS h WHERE h.table_id = t.id AND h.status = 'cancelled')"
+        " FROM poker_tables AS t WHERE t.id = ?",
+        (table_id,),
+    )
+    if row is None:
+        return None
+    variant, hands, cancelled = str(row[0]), int(row[1]), int(row[2])
+    moved = await conn.fetch(
+        "SELECT e.user_id,"
+        " SUM(CASE WHEN e.amount < 0 THEN -e.amount ELSE 0 END),"
+        " SUM(CASE WHEN e.amount > 0 THEN e.amount ELSE 0 END)"
+        " FROM entries AS e JOIN movements AS m ON m.id = e.movement_id"
+        " WHERE m.table_id = ? AND e.account = 'balance' GROUP BY e.user_id",
+        (table_id,),
+    )
+    seats = {
+        int(u): int(s)
+        for u, s in await conn.fetch("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,))
+    }
+    flows = {int(u): (int(out), int(back)) for u, out, back in moved}
+    players = tuple(
+        sorted(
+            (
+                SessionPlayer(
+                    user_id=user,
+                    bought_in=flows.get(user, (0, 0))[0],
+                    taken_out=flows.get(user, (0, 0))[1],
+                    at_table=seats.get(user, 0),
+                )
+                for user in flows.keys() | seats.keys()
+            ),
+            key=lambda p: (-p.net, p.user_id),
+        )
+    )
+    biggest = await conn.fetchone(
+        "SELECT hp.pot_won, hp.user_id, h.number FROM hand_players AS hp JOIN hands AS h ON h.id = hp.hand_id"
+        " WHERE hp.table_id = ? AND hp.pot_won > 0 ORDER BY hp.pot_won DESC, h.number LIMIT 1",
+        (table_id,),
+    )
+    best = await conn.fetchone(
+        "SELECT hp.shown_text, hp.user_id, h.number"
+        " FROM hand_players AS hp JOIN hands AS h ON h.id = hp.hand_id"
+        " WHERE hp.table_id = ? AND hp.shown_strength IS NOT NULL"
+        " ORDER BY hp.shown_strength DESC, h.number LIMIT 1",
+        (table_id,),
+    )
+    return TableSessionSummary(
+        table_id=table_id,
+        variant=variant,
+        hands=hands,
+        cancelled=cancelled,
+        players=players,
+        biggest_pot=None if biggest is None else (int(biggest[0]), int(biggest[1]), int(biggest[2])),
+        best_hand=None if best is None else (str(best[0]), int(best[1]), int(best[2])),
+    )
+
+
+async def stored_hand(conn: Conn, channel_id: int, number: int | None) -> StoredHand | None:
+    """Hand `number` of the channel's latest table (the open one, or the last closed), or its latest
+    hand that is over when `number` is None. None when the channel never had a table; status
+    ``'missing'`` (and no record) when that table has no such hand."""
+    table = await conn.fetchone(
+        "SELECT t.id, t.variant, (SELECT COALESCE(MAX(h.number), 0) FROM hands AS h WHERE h.table_id = t.id)"
+        " FROM poker_tables AS t WHERE t.channel_id = ? ORDER BY t.id DESC LIMIT 1",
+        (channel_id,),
+    )
+    if table is None:
+        return None
+    table_id, variant, last = int(table[0]), str(table[1]), int(table[2])
+    hand = await conn.fetchone(
+        "SELECT number, status, record FROM hands WHERE table_id = ?"
+        " AND (CAST(? AS BIGINT) IS NULL AND status <> 'running' OR number = ?)"
+        " ORDER BY number DESC LIMIT 1",
+        (table_id, number, number),
+    )
+    if hand is None:
+        return StoredHand(
+            table_id=table_id,
+            number=number or 0,
+            status="missing",
+            variant=variant,
+            record=None,
+            last_number=last,
+        )
+    return StoredHand(
+        table_id=table_id,
+        number=int(hand[0]),
+        status=str(hand[1]),
+        variant=variant,
+        record=None if hand[2] is None else json.loads(hand[2]),
+        last_number=last,
+    )
