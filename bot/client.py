@@ -40,7 +40,14 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tavolo", "cogs.fiches", "cogs.gioco", "cogs.mano", "cogs.statistiche")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.tavolo",
+    "cogs.fiches",
+    "cogs.gioco",
+    "cogs.mano",
+    "cogs.statistiche",
+    "cogs.avvisi",
+)
 """The cogs loaded at start-up, in order."""
 
 DISCORD_API_BASE = "https://discord.com/api/v10"

@@ -89,6 +89,18 @@ ENGLISH: dict[str, str] = {
     "I semi spareggiano i punti uguali (32carte)": "Suits break ties between equal hands (32 Card Draw)",
     "tempo": "turn_time",
     "Secondi a disposizione per ogni decisione": "Seconds allowed for each decision",
+    "avviso": "ping",
+    "Dopo quanti secondi menzionare chi deve giocare (0 subito, off mai; se manca: 15)": (
+        "After how many seconds to mention the player to act (0 at once, off never; default 15)"
+    ),
+    # /avvisi (turn calls, bot/turn_calls.py)
+    "avvisi": "notifications",
+    "Ricevi o no una menzione quando tocca a te al tavolo": (
+        "Get (or stop getting) a mention when it is your turn at a table"
+    ),
+    "Attivi o spenti; se manca, cambia quello che hai ora": "On or off; without it, switch what you have now",
+    "Attivi": "On",
+    "Spenti": "Off",
     # /tavolo siedi options
     "buyin": "buy_in",
     "Quante fiches portare al tavolo (se manca: 100 cip)": (
@@ -147,6 +159,27 @@ ENGLISH: dict[str, str] = {
     "Apri al buio, prima di vedere le carte": "Open blind, before seeing your cards",
     "Rispondi al buio con il controbuio": "Answer the blind with a counter-blind",
     "Mostra solo a te le tue carte": "Show your cards to you only",
+    # /tavolo computer, /tavolo congeda and the table option for computer players
+    "computer": "computer",
+    "Fai sedere un giocatore del computer, con le fiches della casa": (
+        "Seat a computer player, staked with the house's chips"
+    ),
+    "livello": "level",
+    "Come gioca: facile o esperto (se manca: esperto)": "How he plays: easy or expert (default: expert)",
+    "Facile": "Easy",
+    "Esperto": "Expert",
+    "congeda": "dismiss",
+    "Fai alzare un giocatore del computer: le sue fiches tornano alla casa": (
+        "Dismiss a computer player: his chips go back to the house"
+    ),
+    "nome": "name",
+    "Quale giocatore del computer (se manca: l'ultimo seduto)": (
+        "Which computer player (default: the last seated)"
+    ),
+    "max_computer": "max_computers",
+    "Quanti giocatori del computer possono sedersi (se manca: tutti i posti meno uno)": (
+        "How many computer players may sit (default: every seat but one)"
+    ),
     # /tavolo rientra
     "rientra": "return",
     "Torna in gioco dopo essere rimasto fuori": "Play again after sitting out",

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import discord
 
 from bot import render
+from bot.computers import is_computer
+from bot.computers import name_of as computer_name
 from bot.pictures import ResultRow, results_chart_png
 from bot.storage import TableSessionSummary
 
@@ -97,6 +99,9 @@ async def display_names(client: discord.Client, user_ids: Iterable[int]) -> dict
     """Each player's name as Discord shows it (for the chart, which cannot show a mention)."""
     names: dict[int, str] = {}
     for user_id in user_ids:
+        if is_computer(user_id):
+            names[user_id] = computer_name(user_id)  # no Discord account to ask
+            continue
         user = client.get_user(user_id)
         if user is None:
             try:

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.computers import is_computer
+from bot.computers import name_of as computer_name
 from bot.storage import LeaderRow, LedgerEntry, PlayerHistory
 from engine.cards import Card, format_cards, hand_order, lowest_rank_for_deck
 from engine.events import (
@@ -100,6 +102,9 @@ _ACTION_WORDS = {
 
 
 def mention(user_id: int) -> str:
+    """A person's Discord mention; a computer player's name (he has no Discord account)."""
+    if is_computer(user_id):
+        return computer_name(user_id)
     return f"<@{user_id}>"
 
 

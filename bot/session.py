@@ -24,16 +24,21 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import aiohttp
 import discord
 
 from bot import reading, render, views
+from bot.card_pictures import TablePicture, hand_files, hand_picture, showdown_rows
+from bot.computers import ComputerPlayers, is_computer
+from bot.computers import name_of as computer_name
 from bot.errors import UserError
+from bot.fair_deck import add_to_embed
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
+from bot.turn_calls import TurnCalls
 from bot.views import Target
 from engine.actions import Action, ActionKind
 from engine.cards import Card, hand_order
@@ -80,8 +85,14 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_CHANNEL = 10003
 _NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
-DM = tuple[int, str]
-"""A private message to send: (player id, text)."""
+
+class DM(NamedTuple):
+    """A private message to send: the player, its text, and his cards as a PNG (drawn under the lock,
+    before the answer, so that sending it is only I/O)."""
+
+    player: int
+    text: str
+    picture: bytes | None = None
 
 
 def not_your_turn(to_act: int | None) -> str:
@@ -128,6 +139,8 @@ class TableSession:
         self._retire: dict[int, None] = {}  # message ids whose buttons must come off, in order
         self._edit_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self.picture = TablePicture()
+        """The picture of the table message: texas board, then the showdown (bot/card_pictures.py)."""
 
     @property
     def channel_id(self) -> int:
@@ -145,40 +158,47 @@ class TableSession:
                 self.dm_failed = set()
                 self._hands = {}
                 live.deck_size = event.deck_size
+                self.picture.new_hand()
             if event.private_to is None:
                 self._hand_events.append(event)
             if isinstance(event, StreetStarted):
                 self.board.extend(event.board)
+                self.picture.show_board(self.board)
             elif isinstance(event, HandEnded):
                 self.results = render.result_lines(self._hand_events, self.board)
+                rows = showdown_rows(self._hand_events, self.owner.name_of)
+                self.picture.show_showdown(rows, self.board, self.changed)
             elif isinstance(event, CardsDealt) and event.private_to is not None:
                 self._hands[event.player] = self._hands.get(event.player, ()) + tuple(event.cards)
-                dms.append((event.player, self._cards_dm(event.player, "Le tue carte")))
+                dms.append(self._cards_dm(event.player, "Le tue carte"))
             elif isinstance(event, CardsDrawn) and event.private_to is not None:
                 kept = tuple(c for c in self._hands.get(event.player, ()) if c not in event.discarded)
                 self._hands[event.player] = kept + tuple(event.received)
                 if event.received:
-                    dms.append((event.player, self._cards_dm(event.player, "Dopo il cambio, le tue carte")))
+                    dms.append(self._cards_dm(event.player, "Dopo il cambio, le tue carte"))
         told = render.events_text(events)
         if told:
             self.log.extend(told.split("\n"))
             del self.log[: -4 * render.LOG_LINES]
         self.rearm(events)
         self.changed()
+        self.owner.computers.after(live, events)
         return dms
 
-    def _cards_dm(self, player: int, heading: str) -> str:
+    def _cards_dm(self, player: int, heading: str) -> DM:
         """The whole hand the player holds now (in the holding order) and what it makes."""
         live = self.live
+        cards = hand_order(self._hands.get(player, ()))
         where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
-        return where + render.cards_text(
-            hand_order(self._hands.get(player, ())),
+        text = where + render.cards_text(
+            cards,
             board=live.table.board,
             options=live.options,
             deck_size=live.deck_size,
             heading=heading,
             positions=reading.before_draw(live.table.street) and live.table.hand_running,
         )
+        return DM(player, text, None if is_computer(player) else hand_picture(cards))
 
     def rearm(self, events: Sequence[Event] = (), *, force: bool = False) -> None:
         """Start the turn timer of the player to act when the turn moved (or he just acted)."""
@@ -187,6 +207,7 @@ class TableSession:
         before, self._turn = self._turn, turn
         if not table.hand_running or table.to_act is None:
             timers.cancel(self.channel_id)
+            self.owner.calls.update(self.live, fresh=False)
             return
         # A fresh period when the turn moved, or when the player to act just spoke and speaks again
         # (heads-up, a draw followed by his bet); not when someone else left or came back meanwhile.
@@ -195,8 +216,14 @@ class TableSession:
             isinstance(e, HandStarted) or (isinstance(e, ActionTaken | PlayerTimedOut) and e.player == was)
             for e in events
         )
-        if force or acted or before != turn or timers.deadline(self.channel_id) is None:
+        fresh = force or acted or before != turn or timers.deadline(self.channel_id) is None
+        if fresh:
             timers.arm(self.channel_id, self.live.options.timeout)
+        self.owner.calls.update(self.live, fresh=fresh, posted=self._posted)  # bot/turn_calls.py
+
+    def _posted(self) -> bool:
+        """Whether the channel has the current hand's table message (turn calls wait for it)."""
+        return self.live.message_id is not None and self.message_hand == self.live.table.hand_number
 
     # Rendering -------------------------------------------------------------------------------------
 
@@ -212,6 +239,8 @@ class TableSession:
             dm_failed=self.dm_failed if view.hand_running else (),
             results=() if view.hand_running else self.results,
         )
+        self.picture.decorate(embed)  # the image is uploaded by the send or edit (`_files`)
+        add_to_embed(embed, live.fair, live.options, ended=not view.hand_running)  # bot/fair_deck.py
         legal = live.table.legal_actions() if view.hand_running else ()
         return {
             "content": render.table_content(self.log, view, deadline) or None,
@@ -290,8 +319,11 @@ class TableSession:
                 self._shown = max(self._shown, version)
                 return
             channel = self.owner.bot.get_partial_messageable(live.channel_id)
+            message_id = live.message_id
+            files, key = self.picture.edit_files(message_id)
             try:
-                await channel.get_partial_message(live.message_id).edit(**self.render())
+                await channel.get_partial_message(message_id).edit(**self.render(), **files)
+                self.picture.uploaded(message_id, key)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_CHANNEL:
                     log.warning("Table %s: its channel is gone", live.id)
@@ -303,7 +335,9 @@ class TableSession:
         """Post the table message anew through the channel and store its id."""
         live = self.live
         channel = self.owner.bot.get_partial_messageable(live.channel_id)
-        posted = await channel.send(**self.render())
+        files, key = self.picture.send_files()
+        posted = await channel.send(**self.render(), **files)
+        self.picture.uploaded(posted.id, key)
         live.message_id = posted.id
         self.message_hand = live.table.hand_number
         await self.remember_message()
@@ -349,13 +383,16 @@ class TableSession:
             return
         async with self._edit_lock:
             version = self._version
+            message_id = self.live.message_id
+            files, key = self.picture.edit_files(message_id)
             try:
-                await interaction.response.edit_message(**self.render())
+                await interaction.response.edit_message(**self.render(), **files)
             except discord.HTTPException as exc:
                 # Too late for this interaction (10062) or Discord failed: the renderer shows the table.
                 log.warning("Table %s: a click could not be answered by an edit: %s", self.live.id, exc)
                 self._wake()
                 return
+            self.picture.uploaded(message_id, key)
             self._shown = max(self._shown, version)
 
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
@@ -363,14 +400,15 @@ class TableSession:
         live = self.live
         previous = live.message_id
         version = self._version
+        files, key = self.picture.send_files()
         try:
             if interaction.response.is_done():  # deferred privately while the table was busy
                 channel = self.owner.bot.get_partial_messageable(live.channel_id)
-                posted = await channel.send(**self.render())
+                posted = await channel.send(**self.render(), **files)
                 message_id: int = posted.id
                 await interaction.followup.send(DONE, ephemeral=True)
             else:
-                response = await interaction.response.send_message(**self.render())
+                response = await interaction.response.send_message(**self.render(), **files)
                 if response.message_id is None:  # pragma: no cover - Discord always returns the message
                     message_id = (await interaction.original_response()).id
                 else:
@@ -383,6 +421,7 @@ class TableSession:
             self.changed()
             return
         live.message_id = message_id
+        self.picture.uploaded(message_id, key)
         self.message_hand = live.table.hand_number
         self._shown = max(self._shown, version)
         await self.remember_message()
@@ -462,11 +501,29 @@ class Sessions:
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self.timers = TurnTimers(self._expired)
+        self.calls = TurnCalls(bot, lambda: self.timers.clock)
         self.tasks: set[asyncio.Task[None]] = set()
         self.retry_first = RETRY_FIRST
         self.retry_max = RETRY_MAX
         self._by_channel: dict[int, TableSession] = {}
         self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
+        self.computers = ComputerPlayers(self)
+        """Plays the computer players' turns (bot/computers.py)."""
+        self.names: dict[int, str] = {}
+        """Display names of the players met through their commands and clicks (showdown pictures)."""
+
+    def note(self, user: discord.abc.User) -> None:
+        """Remember how a player is called, for the pictures (mentions do not work in an image)."""
+        self.names[user.id] = user.display_name
+
+    def name_of(self, player: int) -> str:
+        if is_computer(player):
+            return computer_name(player)
+        known = self.names.get(player)
+        if known is None:
+            user = self.bot.get_user(player)
+            known = user.display_name if user is not None else f"Giocatore {str(player)[-4:]}"
+        return known
 
     def of(self, live: LiveTable) -> TableSession:
         session = self._by_channel.get(live.channel_id)
@@ -489,6 +546,8 @@ class Sessions:
         """The table closed: its session only finishes its queued edits."""
         session.closed = True
         self.timers.cancel(session.channel_id)
+        self.calls.end(session.channel_id)
+        self.computers.forget(session.channel_id)
         if self._by_channel.get(session.channel_id) is session:
             del self._by_channel[session.channel_id]
 
@@ -497,13 +556,17 @@ class Sessions:
         the message of a hand the restart cancelled stops showing it running (turn, buttons)."""
         for live in self.bot.tables:
             session = self.of(live)
+            session.picture.restored(live.message_id)
             session.rearm(force=True)
             if live.cancelled_hand is not None and live.message_id is not None:
                 session.log = [render.CANCELLED_BY_RESTART]
                 session.changed()
+            self.computers.after(live)  # a computer whose turn it is plays
 
     async def close(self, grace: float = 2.0) -> None:
+        self.computers.stop()
         await self.timers.close()
+        await self.calls.close(grace)
         for session in list(self._by_channel.values()):
             await session.flush(grace)
         for task in list(self.tasks):
@@ -526,9 +589,11 @@ class Sessions:
     async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
         """Send the private cards; a refused DM is noted on the table message, the game goes on."""
         failed: list[int] = []
-        for player, text in dms:
+        for player, text, picture in dms:
+            if is_computer(player):
+                continue  # he reads his cards from the table (bot/computers.py), never by DM
             try:
-                await (await self._dm_channel(player)).send(text)
+                await (await self._dm_channel(player)).send(text, files=hand_files(picture))
             except discord.NotFound:
                 self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
                 failed.append(player)
@@ -572,6 +637,7 @@ class Sessions:
         """Every action, typed or clicked: judged from the state now, then under the lock."""
         channel_id = channel_of(interaction)
         player = interaction.user.id
+        self.note(interaction.user)
         session = self.require(channel_id)
         if target is not None:
             session.check_target(interaction, target)
@@ -612,6 +678,7 @@ class Sessions:
         """/tavolo rientra and the Rientro button: the one way back into the game."""
         channel_id = channel_of(interaction)
         player = interaction.user.id
+        self.note(interaction.user)
         session = self.require(channel_id)
         if target is not None:
             session.check_target(interaction, target)
@@ -631,6 +698,7 @@ class Sessions:
         """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
         channel_id = channel_of(interaction)
         player = interaction.user.id
+        self.note(interaction.user)
         session = self.require(channel_id)
         if target is not None:
             session.check_target(interaction, target)
@@ -652,17 +720,20 @@ class Sessions:
         if target is not None and target.table_id != session.live.id:
             raise UserError(STALE)
         live, player = session.live, interaction.user.id
+        self.note(interaction.user)
         session.require_seat(player)
         if not live.table.hand_running:
             raise UserError(NO_HAND_CARDS)
+        held = hand_order(live.table.cards_of(player))
         text = render.cards_text(
-            hand_order(live.table.cards_of(player)),
+            held,
             board=live.table.board,
             options=live.options,
             deck_size=live.deck_size,
             positions=reading.before_draw(live.table.street),
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        files = hand_files(hand_picture(held))  # the cards as a picture beside their text
+        await interaction.response.send_message(text, ephemeral=True, files=files)
 
     async def open_amount_or_draw(self, interaction: discord.Interaction, target: Target) -> None:
         """An amount button opens its modal, Cambio… its private menu: at once, from the state now

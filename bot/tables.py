@@ -25,17 +25,18 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.errors import UserError
+from bot.fair_deck import FairDeck, with_fairness
 from bot.hand_summary import summarize
 from bot.storage import Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.events import Event, StackReleased
+from engine.events import Event, HandStarted, StackReleased
 from engine.options import TableOptions, Variant
 from engine.table import Table, TableView
 
@@ -80,6 +81,11 @@ class LiveTable:
     """The deck of the current hand (the hand category in a player's DM depends on it)."""
     settings: TableSettings = field(default_factory=TableSettings)
     """The bot's own settings of this table (bot/table_settings.py)."""
+    fair: FairDeck | None = None
+    """The committed deck of the running (or last) hand (bot/fair_deck.py): its reveal names every
+    card, so it is shown only once the hand has ended; None for a stacked deck or after a restart."""
+    computers: dict[int, str] = field(default_factory=dict)
+    """The level of each computer player seated here (negative ids; bot/computers.py)."""
     hand_events: list[Event] = field(default_factory=list)
     """The public events of the running hand, for its summary (bot/hand_summary.py) at its end."""
 
@@ -193,6 +199,7 @@ class TableRegistry:
         )
         if row.last_hand_status == "cancelled":
             live.cancelled_hand = table.hand_number
+        live.computers = await self._storage.computer_levels(row.id)
         # A crash between the end of a hand and a leaver's cash-out leaves a seat in the ledger that
         # the engine no longer has: pay it out now.
         in_engine = {seat.player for seat in table.public_view().seats}
@@ -259,14 +266,25 @@ class TableRegistry:
         self._tables[channel_id] = live
         return live
 
-    async def sit(self, live: LiveTable, player_id: int, amount: int) -> list[Event]:
-        """Buy in from the balance. During a hand the player waits for the next one."""
+    async def sit(
+        self, live: LiveTable, player_id: int, amount: int, *, level: str | None = None
+    ) -> list[Event]:
+        """Buy in from the balance. During a hand the player waits for the next one.
+
+        A computer player (negative id) comes with his `level`; the house account stakes him.
+        """
         _check_locked(live)
+        events = await self._sit(live, player_id, amount, level)
+        if level is not None:
+            live.computers[player_id] = level
+        return events
+
+    async def _sit(self, live: LiveTable, player_id: int, amount: int, level: str | None) -> list[Event]:
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.sit(player_id, amount)
             try:
-                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict())
+                await self._storage.buy_in(live.id, player_id, amount, live.table.to_dict(), level=level)
             except BaseException:
                 live.table = Table.from_dict(before, rng=self._rng_factory())
                 raise
@@ -280,7 +298,7 @@ class TableRegistry:
             raise UserError("Sei già seduto a questo tavolo.")
         if len(view.seats) >= live.options.max_seats:
             raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
-        await self._storage.buy_in(live.id, player_id, amount, None)
+        await self._storage.buy_in(live.id, player_id, amount, None, level=level)
         try:
             return live.table.sit(player_id, amount)
         except BaseException:
@@ -349,7 +367,14 @@ class TableRegistry:
             deck = queued[0]
         before = live.table.to_dict()
         stacks, pot = _chips(live.table)
-        events = live.table.start_hand(deck=list(deck) if deck is not None else None)
+        fair = FairDeck.new() if deck is None else None
+        if fair is None:
+            events = live.table.start_hand(deck=list(deck) if deck is not None else None)
+        else:  # dealt from the committed order, reshuffles included (bot/fair_deck.py)
+            events = live.table.start_hand(committed=fair.cards, reshuffle_rng=fair.reshuffle_rng())
+            started = next(e for e in events if isinstance(e, HandStarted))
+            fair = replace(fair, players=len(started.players))
+        live.fair = fair
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
         live.dealt = frozenset(stacks)
@@ -361,6 +386,7 @@ class TableRegistry:
         except BaseException:
             live.table = Table.from_dict(before, rng=self._rng_factory())
             live.hand_id = None
+            live.fair = None
             raise
         if not live.table.hand_running:
             await self._finish_hand(live, events)
@@ -397,9 +423,8 @@ class TableRegistry:
             stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
         players = summarize(live.hand_events, live.options)
-        await self._storage.finish_hand(
-            live.id, live.hand_id, stacks, pot, state, live.table.hand_record(), players
-        )
+        record = with_fairness(live.table.hand_record(), live.fair)
+        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, record, players)
         live.hand_id = None
         live.hand_events = []
         for player_id in gone:

@@ -17,13 +17,15 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import night_summary, render
+from bot import computers, night_summary, render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.session import channel_of, defer_privately_if_busy, public_answer
+from bot.session import DM, channel_of, defer_privately_if_busy, public_answer
 from bot.storage import MAX_CHIPS
+from bot.table_settings import TableSettings
 from bot.tables import TABLE_EXISTS, LiveTable
 from bot.tree import guild_id_of
+from bot.turn_calls import parse_ping_after
 from engine.events import Event, PlayerLeft, StackReleased
 from engine.options import TableOptions
 
@@ -37,6 +39,13 @@ DEFAULT_BUYIN_CIPS = 100
 """Without an amount, a player brings 100 minimum bets (or his whole balance, if smaller)."""
 
 CLOSE_REFUSED = "Solo chi ha aperto il tavolo o chi ha il permesso «Gestisci server» può chiuderlo."
+COMPUTER_SEATED_ONLY = "Solo chi è seduto al tavolo può far sedere un giocatore del computer."
+COMPUTER_NO_SEAT = "Il tavolo è pieno: non c'è posto per un giocatore del computer."
+DISMISS_REFUSED = (
+    "Solo chi ha aperto il tavolo o chi ha il permesso «Gestisci server» "
+    "può congedare i giocatori del computer."
+)
+NO_COMPUTER = "A questo tavolo non siede nessun giocatore del computer."
 EMPTY_BALANCE = (
     "Il tuo saldo è vuoto: ritira il /bonus giornaliero o chiedi un accredito a chi gestisce il server."
 )
@@ -81,6 +90,8 @@ class Tavolo(
         over="Con più di 3 giocatori si mette anche l'Over (32carte)",
         semi="I semi spareggiano i punti uguali (32carte)",
         tempo="Secondi a disposizione per ogni decisione",
+        max_computer="Quanti giocatori del computer possono sedersi (se manca: tutti i posti meno uno)",
+        avviso="Dopo quanti secondi menzionare chi deve giocare (0 subito, off mai; se manca: 15)",
     )
     @app_commands.choices(
         variante=[
@@ -114,6 +125,8 @@ class Tavolo(
         over: bool = False,
         semi: bool = True,
         tempo: app_commands.Range[int, 10, 3600] = 60,
+        max_computer: app_commands.Range[int, 0, 9] | None = None,
+        avviso: app_commands.Range[str, 1, 10] | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
         chosen: dict[str, Any] = {
@@ -131,11 +144,14 @@ class Tavolo(
             "timeout": tempo,
         }
         options = TableOptions.from_dict(chosen)  # EngineError with the Italian reason
+        settings = TableSettings(ping_after=parse_ping_after(avviso), max_computers=max_computer)
         channel_id = await self._busy(interaction)
         async with self.bot.tables.channel(channel_id) as existing:
             if existing is not None:
                 raise UserError(TABLE_EXISTS)
-            live = await self.bot.tables.create(guild_id, channel_id, interaction.user.id, options)
+            live = await self.bot.tables.create(
+                guild_id, channel_id, interaction.user.id, options, settings=settings
+            )
             who, what = render.mention(interaction.user.id), render.variant_name(options.variant)
             text = f"{who} apre un tavolo di {what}: sedetevi con /tavolo siedi."
             await self._reply(interaction, live, text)
@@ -159,6 +175,7 @@ class Tavolo(
                     who = render.mention(user_id)
                     note = f"{who} porta al tavolo tutto il suo saldo: {render.chips(amount)}."
             events = await self.bot.tables.sit(live, user_id, amount)
+            self.bot.sessions.note(interaction.user)  # his name, for the showdown picture
             await self._reply(interaction, live, note, events)
             self.bot.sessions.of(live).record(events)  # the table message shows him seated too
 
@@ -169,7 +186,7 @@ class Tavolo(
         channel_id = channel_of(interaction)
         self.bot.sessions.require(channel_id).require_seat(interaction.user.id)  # refused at once
         channel_id = await self._busy(interaction)
-        dms: list[tuple[int, str]] = []
+        dms: list[DM] = []
         async with self.bot.tables.locked(channel_id) as live:
             events, paid = await self.bot.tables.leave(live, interaction.user.id)
             who = render.mention(interaction.user.id)
@@ -240,6 +257,91 @@ class Tavolo(
             )
         except discord.HTTPException as error:
             log.warning("The summary of table %s could not be posted: %s", table_id, error)
+
+    @app_commands.command(
+        name=T("computer"), description=T("Fai sedere un giocatore del computer, con le fiches della casa")
+    )
+    @localized_options(livello="Come gioca: facile o esperto (se manca: esperto)")
+    @app_commands.choices(
+        livello=[Choice(name=T("Facile"), value="facile"), Choice(name=T("Esperto"), value="esperto")]
+    )
+    async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
+        _check_may_add_computer(interaction, self.bot.sessions.require(channel_of(interaction)).live)
+        channel_id = await self._busy(interaction)
+        async with self.bot.tables.locked(channel_id) as live:
+            player = _check_may_add_computer(interaction, live)
+            amount = DEFAULT_BUYIN_CIPS * live.options.cip
+            events = await self.bot.tables.sit(live, player, amount, level=livello)
+            who, name = render.mention(interaction.user.id), computers.name_of(player)
+            text = (
+                f"{who} fa sedere {name}, giocatore del computer ({livello}), "
+                f"con {render.chips(amount)} della casa."
+            )
+            await self._reply(interaction, live, text, events)
+            self.bot.sessions.of(live).record(events)
+
+    @app_commands.command(
+        name=T("congeda"),
+        description=T("Fai alzare un giocatore del computer: le sue fiches tornano alla casa"),
+    )
+    @localized_options(nome="Quale giocatore del computer (se manca: l'ultimo seduto)")
+    async def congeda(self, interaction: discord.Interaction, nome: str | None = None) -> None:
+        _check_may_dismiss(interaction, self.bot.sessions.require(channel_of(interaction)).live, nome)
+        channel_id = await self._busy(interaction)
+        dms: list[DM] = []
+        async with self.bot.tables.locked(channel_id) as live:
+            player = _check_may_dismiss(interaction, live, nome)
+            events, paid = await self.bot.tables.leave(live, player)
+            name = computers.name_of(player)
+            if paid is None:
+                text = f"{name} lascia il tavolo: le sue fiches tornano alla casa alla fine della mano."
+            else:
+                text = f"{name} lascia il tavolo: {render.chips(paid)} tornano alla casa."
+            shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
+            await self._reply(interaction, live, text, shown)
+            if events:
+                dms = self.bot.sessions.of(live).record(events)
+        await self.bot.sessions.deliver(channel_id, dms)
+
+    @congeda.autocomplete("nome")
+    async def _computer_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        live = self.bot.tables.get(interaction.channel_id or 0)
+        if live is None:
+            return []
+        names = [computers.name_of(p) for p in computers.computers_at(live)]
+        typed = current.casefold()
+        return [Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
+
+
+def _check_may_add_computer(interaction: discord.Interaction, live: LiveTable) -> int:
+    """The id the new computer player will have; refuse if the caller may not add one or none fits."""
+    if not live.seated(interaction.user.id):
+        raise UserError(COMPUTER_SEATED_ONLY)
+    most = computers.limit(live)
+    if len(computers.computers_at(live)) >= most:
+        if most == 0:
+            raise UserError("A questo tavolo non possono sedersi giocatori del computer.")
+        raise UserError(f"A questo tavolo possono sedersi al massimo {most} giocatori del computer.")
+    player = computers.free_id(live)
+    if player is None or len(live.view().seats) >= live.options.max_seats:
+        raise UserError(COMPUTER_NO_SEAT)
+    return player
+
+
+def _check_may_dismiss(interaction: discord.Interaction, live: LiveTable, name: str | None) -> int:
+    """The computer player to dismiss; refuse if the caller may not, or there is no such player."""
+    if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
+        raise UserError(DISMISS_REFUSED)
+    seated = computers.computers_at(live)
+    if not seated:
+        raise UserError(NO_COMPUTER)
+    if name is None:
+        return min(seated)  # the last name given out (ids go -1, -2, ...): the last one seated
+    player = computers.find(live, name)
+    if player is None:
+        names = ", ".join(computers.name_of(p) for p in seated)
+        raise UserError(f"Al tavolo non c'è un giocatore del computer con quel nome: ci sono {names}.")
+    return player
 
 
 def _check_may_close(interaction: discord.Interaction, live: LiveTable) -> None:

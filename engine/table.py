@@ -105,6 +105,9 @@ class Table:
         # Players dealt in -> deck size, ranking, lowest rank and the deck in its natural order.
         self._decks: dict[int, tuple[int, Ranking, int, tuple[Card, ...]]] = {}
         self._rng: random.Random = rng if rng is not None else secrets.SystemRandom()
+        # The running hand's reshuffles when it was dealt from a committed deck (``start_hand``);
+        # None: the table's own generator.
+        self._hand_rng: random.Random | None = None
         n = options.max_seats
         self._n = n
         self._pid: list[int | None] = [None] * n
@@ -334,9 +337,20 @@ class Table:
     def can_start(self) -> bool:
         return not self.hand_running and len(self._participants()[0]) >= 2
 
-    def start_hand(self, deck: Sequence[Card] | None = None) -> list[Event]:
+    def start_hand(
+        self,
+        deck: Sequence[Card] | None = None,
+        *,
+        committed: Sequence[Card] | None = None,
+        reshuffle_rng: random.Random | None = None,
+    ) -> list[Event]:
         """Deal a new hand. ``deck`` (tests, replays) gives the top of the deck in order; the
-        rest of the deck follows in its natural order."""
+        rest of the deck follows in its natural order.
+
+        ``committed`` is a provably fair deal (engine/fairness.py): a whole deck order shown by its
+        hash before the hand; the hand's deck is that order restricted to its own cards, the hand
+        is dealt from it with no shuffle, and ``reshuffle_rng`` (seeded from the commitment's salt)
+        draws every reshuffle of the stock during this hand, so the reveal fixes the whole deal."""
         if self.hand_running:
             raise HandInProgress("C'è già una mano in corso.")
         playing, skipped = self._participants()
@@ -348,6 +362,12 @@ class Table:
             plan = (size, ranking, lowest_rank(size), full_deck(size))
         size, ranking, low, natural = plan
         ordered = list(natural)
+        if committed is not None:
+            if deck is not None:
+                raise BadDeck("Un mazzo indicato e un mazzo impegnato non vanno insieme.")
+            deck = [card for card in committed if card.rank >= low]
+            if len(set(deck)) != size or len(deck) != size:
+                raise BadDeck("Il mazzo impegnato non contiene tutte le carte della mano.")
         if deck is not None:
             given = list(deck)
             if len(set(given)) != len(given):
@@ -361,6 +381,7 @@ class Table:
         # Validated: from here on the hand starts.
         self._decks[len(playing)] = plan  # kept from here on: a refused request changes nothing
         start_state = self._snapshot()
+        self._hand_rng = reshuffle_rng
         if deck is None:
             ordered = self._shuffle(ordered, initial=True)
         self._reset_hand_state()
@@ -446,7 +467,8 @@ class Table:
         if not initial and self._replay_shuffles:
             cards = [Card.from_code(c) for c in self._replay_shuffles.pop(0)]
         else:
-            keys = list(starmap(self._rng.random, repeat((), len(cards))))
+            rng = self._rng if initial or self._hand_rng is None else self._hand_rng
+            keys = list(starmap(rng.random, repeat((), len(cards))))
             cards = list(map(cards.__getitem__, sorted(range(len(cards)), key=keys.__getitem__)))
         if not initial and self._record is not None:
             self._record["reshuffles"].append([c.code for c in cards])

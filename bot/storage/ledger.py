@@ -18,6 +18,7 @@ from bot.storage.sql import Conn
 
 __all__ = [
     "BONUS_INTERVAL",
+    "HOUSE",
     "ISSUING_REASONS",
     "Entry",
     "check",
@@ -25,7 +26,10 @@ __all__ = [
     "credit",
     "debit",
     "ensure_account",
+    "fund_house",
     "history",
+    "holder",
+    "is_computer",
     "leaderboard",
     "record",
 ]
@@ -33,6 +37,20 @@ __all__ = [
 BONUS_INTERVAL = timedelta(hours=24)
 # Reasons that bring new chips into a server; every other movement only moves chips around.
 ISSUING_REASONS = ("start", "bonus", "grant")
+
+HOUSE = 0
+"""The user id of a server's house account: the chips its computer players sit with. Discord never
+gives 0 (nor a negative number) to a user, so it can never be a person's account."""
+
+
+def is_computer(user_id: int) -> bool:
+    """Computer players sit with negative user ids (bot/computers.py): no Discord user has one."""
+    return user_id < 0
+
+
+def holder(user_id: int) -> int:
+    """Whose balance a seat's chips come from and go back to: the house's for a computer player."""
+    return HOUSE if is_computer(user_id) else user_id
 
 
 @dataclass(frozen=True)
@@ -169,6 +187,29 @@ async def claim_bonus(conn: Conn, guild_id: int, user_id: int, *, amount: int, n
     return have
 
 
+async def fund_house(conn: Conn, guild_id: int, amount: int, *, starting_chips: int, now: int) -> None:
+    """Make sure the house account holds `amount` for a computer's buy-in.
+
+    The house is opened like any player, with the starting chips (reason 'start'); when a buy-in
+    needs more than it holds, exactly the shortfall is issued to it as a top-up (reason 'bonus', one
+    positive balance entry, like the daily bonus), so `check()` counts every chip the house ever got
+    and no chip is issued that a computer does not take to a table.
+    """
+    await ensure_account(conn, guild_id, HOUSE, starting_chips=starting_chips, now=now)
+    have = await balance_of(conn, guild_id, HOUSE)
+    assert have is not None
+    if have >= amount:
+        return
+    await credit(conn, guild_id, HOUSE, amount - have)
+    await record(
+        conn,
+        guild_id=guild_id,
+        reason="bonus",
+        entries=[Entry("balance", amount - have, user_id=HOUSE)],
+        now=now,
+    )
+
+
 def _italian_duration(left: timedelta) -> str:
     minutes = max(1, -(-int(left.total_seconds()) // 60))  # round up: never say "0 minuti"
     hours, minutes = divmod(minutes, 60)
@@ -191,7 +232,7 @@ async def leaderboard(conn: Conn, guild_id: int, limit: int) -> list[LeaderRow]:
                               WHERE t.guild_id = a.guild_id AND t.status = 'open' AND s.user_id = a.user_id),
                             0) AS at_tables
               FROM accounts AS a
-             WHERE a.guild_id = ?
+             WHERE a.guild_id = ? AND a.user_id > 0
         ) AS x
          ORDER BY x.balance + x.at_tables DESC, x.user_id
          LIMIT ?

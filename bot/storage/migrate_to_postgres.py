@@ -37,6 +37,8 @@ TABLES: dict[str, str] = {
     "hand_players": "hand_id, user_id",
     "movements": "id",
     "entries": "id",
+    "computers": "table_id, user_id",
+    "player_settings": "guild_id, user_id",
 }
 _WITH_IDS = ("poker_tables", "hands", "movements", "entries")
 _TOTALS = (

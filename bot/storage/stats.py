@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from bot.storage.ledger import HOUSE
 from bot.storage.models import HandPlayer, SessionPlayer, StoredHand, TableSessionSummary, VariantStats
 from bot.storage.sql import Conn
 
@@ -115,7 +116,19 @@ async def table_summary(conn: Conn, table_id: int) -> TableSessionSummary | None
         int(u): int(s)
         for u, s in await conn.fetch("SELECT user_id, stack FROM seats WHERE table_id = ?", (table_id,))
     }
-    flows = {int(u): (int(out), int(back)) for u, out, back in moved}
+    flows = {int(u): (int(out), int(back)) for u, out, back in moved if int(u) != HOUSE}
+    # A computer player's chips come from and go back to the house account (one balance for them
+    # all): his flows are read from his seat instead, its buy-ins and what left it for the house.
+    for u, out, back in await conn.fetch(
+        "SELECT e.user_id,"
+        " SUM(CASE WHEN m.reason = 'buy_in' THEN e.amount ELSE 0 END),"
+        " SUM(CASE WHEN m.reason IN ('cash_out', 'close', 'refund') AND e.amount < 0"
+        " THEN -e.amount ELSE 0 END)"
+        " FROM entries AS e JOIN movements AS m ON m.id = e.movement_id"
+        " WHERE m.table_id = ? AND e.account = 'seat' AND e.user_id < 0 GROUP BY e.user_id",
+        (table_id,),
+    ):
+        flows[int(u)] = (int(out), int(back))
     players = tuple(
         sorted(
             (

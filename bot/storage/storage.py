@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import ledger, stats, tables
+from bot.storage import ledger, player_settings, stats, tables
 from bot.storage.errors import (
     BonusDisabled,
     HandNotRunning,
@@ -211,6 +211,18 @@ class Storage:
         async with self._transaction(write=False) as conn:
             return await ledger.history(conn, guild_id, user_id, max(1, min(limit, 100)), account=account)
 
+    # Player settings ------------------------------------------------------------------------------
+
+    async def turn_calls(self, guild_id: int, user_id: int) -> bool:
+        """Whether the player is called by a mention when it is his turn (on unless he said /avvisi)."""
+        async with self._transaction(write=False) as conn:
+            return await player_settings.turn_calls(conn, guild_id, user_id)
+
+    async def set_turn_calls(self, guild_id: int, user_id: int, enabled: bool) -> None:
+        """The player's own choice for his turn calls in this server (bot/turn_calls.py)."""
+        async with self._transaction() as conn:
+            await player_settings.set_turn_calls(conn, guild_id, user_id, bool(enabled))
+
     # Tables ---------------------------------------------------------------------------------------
 
     async def create_table(
@@ -238,12 +250,19 @@ class Storage:
             )
 
     async def buy_in(
-        self, table_id: int, user_id: int, amount: int, state: dict[str, Any] | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        amount: int,
+        state: dict[str, Any] | None = None,
+        *,
+        level: str | None = None,
     ) -> None:
         """Move `amount` from the balance to a new seat, saving the table's new state in the same transaction.
 
         `state` is None during a hand (the engine serialises only between hands): the stored state
-        then stays the one of the last hand boundary.
+        then stays the one of the last hand boundary. A computer player (negative `user_id`) comes
+        with his `level` and is staked by the server's house account (`ledger.fund_house`).
         """
         amount = _amount(amount)
         state_json = None if state is None else _dump(state)
@@ -257,7 +276,18 @@ class Storage:
                 starting_chips=self.starting_chips,
                 token=self._owner,
                 now=self._now(),
+                level=level,
             )
+
+    async def computer_levels(self, table_id: int) -> dict[int, str]:
+        """The computer players seated at a table and their levels, for a restart."""
+        async with self._transaction(write=False) as conn:
+            return await tables.computer_levels(conn, table_id)
+
+    async def house_balance(self, guild_id: int) -> int:
+        """The chips in the server's house account (those not at a table with a computer player)."""
+        async with self._transaction(write=False) as conn:
+            return await tables.house_balance(conn, guild_id)
 
     async def cash_out(self, table_id: int, user_id: int, state: dict[str, Any] | None = None) -> int:
         """Move the player's whole seat back to his balance; return the chips moved."""

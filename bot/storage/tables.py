@@ -24,7 +24,17 @@ from bot.storage.errors import (
     TableNotFound,
     TableNotOwned,
 )
-from bot.storage.ledger import Entry, credit, debit, ensure_account, record
+from bot.storage.ledger import (
+    HOUSE,
+    Entry,
+    credit,
+    debit,
+    ensure_account,
+    fund_house,
+    holder,
+    is_computer,
+    record,
+)
 from bot.storage.models import HandPlayer, TableRow
 from bot.storage.sql import Conn, placeholders
 from bot.storage.stats import write_hand_players
@@ -36,8 +46,10 @@ __all__ = [
     "cash_out",
     "claim_tables",
     "close_table",
+    "computer_levels",
     "create_table",
     "finish_hand",
+    "house_balance",
     "open_tables",
     "recover_table",
     "release_mid_hand",
@@ -205,24 +217,39 @@ async def buy_in(
     starting_chips: int,
     token: str | None,
     now: int,
+    level: str | None = None,
 ) -> None:
-    """Move `amount` from the balance to a new seat; allowed during a hand (he waits for the next one)."""
+    """Move `amount` from the balance to a new seat; allowed during a hand (he waits for the next one).
+
+    A computer player (negative id, with his `level`) is staked by the server's house account, which
+    is funded first if it runs short (`ledger.fund_house`); his level is kept for restarts.
+    """
     guild_id, _ = await _open_table(conn, table_id, token)
-    await ensure_account(conn, guild_id, user_id, starting_chips=starting_chips, now=now)
+    if is_computer(user_id) != (level is not None):
+        raise ValueError("a computer player (and only he) sits with a level")
+    if level is not None:
+        await fund_house(conn, guild_id, amount, starting_chips=starting_chips, now=now)
+        await conn.execute(
+            "INSERT INTO computers (table_id, user_id, level) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_id, user_id) DO UPDATE SET level = excluded.level",
+            (table_id, user_id, level),
+        )
+    else:
+        await ensure_account(conn, guild_id, user_id, starting_chips=starting_chips, now=now)
     seated = await conn.execute(
         "INSERT INTO seats (table_id, user_id, stack) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
         (table_id, user_id, amount),
     )
     if seated != 1:
         raise AlreadySeated("Sei già seduto a questo tavolo.")
-    await debit(conn, guild_id, user_id, amount)
+    await debit(conn, guild_id, holder(user_id), amount)
     await record(
         conn,
         guild_id=guild_id,
         reason="buy_in",
         table_id=table_id,
         entries=[
-            Entry("balance", -amount, user_id=user_id),
+            Entry("balance", -amount, user_id=holder(user_id)),
             Entry("seat", amount, user_id=user_id, table_id=table_id),
         ],
         now=now,
@@ -245,7 +272,7 @@ async def cash_out(
     if row is None:
         raise NotSeated("Non sei seduto a questo tavolo.")
     stack = int(row[0])
-    await credit(conn, guild_id, user_id, stack)
+    await credit(conn, guild_id, holder(user_id), stack)
     await record(
         conn,
         guild_id=guild_id,
@@ -253,7 +280,7 @@ async def cash_out(
         table_id=table_id,
         entries=[
             Entry("seat", -stack, user_id=user_id, table_id=table_id),
-            Entry("balance", stack, user_id=user_id),
+            Entry("balance", stack, user_id=holder(user_id)),
         ],
         now=now,
     )
@@ -285,7 +312,7 @@ async def release_mid_hand(
         raise _mismatch("si restituirebbero più fiches di quelle del posto")
     if amount:
         await _set_stack(conn, table_id, user_id, have, have - amount)
-        await credit(conn, guild_id, user_id, amount)
+        await credit(conn, guild_id, holder(user_id), amount)
         await record(
             conn,
             guild_id=guild_id,
@@ -294,7 +321,7 @@ async def release_mid_hand(
             hand_id=hand_id,
             entries=[
                 Entry("seat", -amount, user_id=user_id, table_id=table_id),
-                Entry("balance", amount, user_id=user_id),
+                Entry("balance", amount, user_id=holder(user_id)),
             ],
             now=now,
         )
@@ -437,8 +464,8 @@ async def close_table(
     entries.append(Entry("pot", -db_pot, table_id=table_id))
     for user_id, amount in sorted(payouts.items()):
         if amount:
-            await credit(conn, guild_id, user_id, amount)
-            entries.append(Entry("balance", amount, user_id=user_id))
+            await credit(conn, guild_id, holder(user_id), amount)
+            entries.append(Entry("balance", amount, user_id=holder(user_id)))
     await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
     await conn.execute(
         "UPDATE poker_tables SET status = 'closed', pot = 0, closed_at = ? WHERE id = ? AND status = 'open'",
@@ -484,9 +511,9 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
             if rest is None:
                 continue
             await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-            await credit(conn, guild_id, user_id, rest)
+            await credit(conn, guild_id, holder(user_id), rest)
             entries.append(Entry("seat", -rest, user_id=user_id, table_id=table_id))
-            entries.append(Entry("balance", rest, user_id=user_id))
+            entries.append(Entry("balance", rest, user_id=holder(user_id)))
             continue
         old = seats.get(user_id)
         if old is None:
@@ -500,9 +527,9 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     for user_id, stack in sorted(seats.items()):
         if user_id not in snapshot:
             await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-            await credit(conn, guild_id, user_id, stack)
+            await credit(conn, guild_id, holder(user_id), stack)
             entries.append(Entry("seat", -stack, user_id=user_id, table_id=table_id))
-            entries.append(Entry("balance", stack, user_id=user_id))
+            entries.append(Entry("balance", stack, user_id=holder(user_id)))
     if db_pot != start_pot:
         await _set_pot(conn, table_id, db_pot, start_pot)
         entries.append(Entry("pot", start_pot - db_pot, table_id=table_id))
@@ -512,6 +539,24 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     )
     await conn.execute("UPDATE hands SET status = 'cancelled', finished_at = ? WHERE id = ?", (now, hand_id))
     await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (start_state, table_id))
+
+
+async def computer_levels(conn: Conn, table_id: int) -> dict[int, str]:
+    """The level of each computer player seated at the table (user id -> 'facile' or 'esperto')."""
+    rows = await conn.fetch(
+        "SELECT c.user_id, c.level FROM computers AS c"
+        " JOIN seats AS s ON s.table_id = c.table_id AND s.user_id = c.user_id WHERE c.table_id = ?",
+        (table_id,),
+    )
+    return {int(u): str(level) for u, level in rows}
+
+
+async def house_balance(conn: Conn, guild_id: int) -> int:
+    """What the server's house account holds now (0 before its first computer player)."""
+    row = await conn.fetchone(
+        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, HOUSE)
+    )
+    return 0 if row is None else int(row[0])
 
 
 async def claim_tables(conn: Conn, *, shards: Shards, token: str) -> list[int]:

@@ -55,6 +55,7 @@ class Style:
     controbuio: float
     match_controbuio: float
     careful_draw: bool  # the usual draw (straights, no kicker) rather than a rough one
+    early_pass: bool  # italiana: pass a marginal opener when three or more players are still to speak
 
 
 STYLES: dict[Level, Style] = {
@@ -71,6 +72,7 @@ STYLES: dict[Level, Style] = {
         controbuio=0.03,
         match_controbuio=0.5,
         careful_draw=False,
+        early_pass=False,
     ),
     Level.ESPERTO: Style(
         min_samples=40,
@@ -85,6 +87,7 @@ STYLES: dict[Level, Style] = {
         controbuio=0.01,
         match_controbuio=0.3,
         careful_draw=True,
+        early_pass=True,
     ),
 }
 

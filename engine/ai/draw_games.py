@@ -22,7 +22,7 @@ from engine.ai.betting import Rival, Style, bet_or_check, rivals, thresholds, tr
 from engine.ai.equity import DrawModel, Opponent, draw_equity, draw_model
 from engine.ai.hands import discards, four_flush, qualifies_to_open
 from engine.ai.view import PlayerView
-from engine.events import ActionTaken, Street
+from engine.events import ActionTaken, Street, StreetStarted
 from engine.ranking import Category, Ranking, category_of, fast_evaluator
 
 __all__ = ["decide_draw_game", "rough_discards"]
@@ -119,6 +119,27 @@ def _buio(view: PlayerView, rng: random.Random, style: Style) -> Action:
     return Action(player, ActionKind.PASSO)
 
 
+EARLY = 3
+"""Players still to speak after him that make a seat an early position in the opening."""
+
+
+def still_to_speak(view: PlayerView) -> int:
+    """Opponents in the hand who have not yet spoken in this opening round."""
+    spoke: set[int] = set()
+    opening = False
+    for event in view.history:
+        if isinstance(event, StreetStarted):
+            opening = event.street is Street.APERTURA
+            spoke.clear()
+        elif opening and isinstance(event, ActionTaken):
+            spoke.add(event.player)
+    return sum(
+        1
+        for seat in view.table.seats
+        if seat.in_hand and seat.player != view.player and seat.player not in spoke
+    )
+
+
 def _opening(view: PlayerView, rng: random.Random, style: Style) -> Action:
     player = view.player
     apro = view.legal_of(ActionKind.APRO)
@@ -131,6 +152,10 @@ def _opening(view: PlayerView, rng: random.Random, style: Style) -> Action:
     others = rivals(view)
     equity = _equity(view, style, rng, others, ())
     fair = 1.0 / (len(others) + 1)
+    if style.early_pass and equity < fair + 0.1 and still_to_speak(view) >= EARLY:
+        # Position: a marginal opener in early position faces everyone behind him; passing keeps
+        # him in (rules §2.4: who passes the opening may still play if another opens).
+        return Action(player, ActionKind.PASSO)
     fraction = 1.0 if equity > fair + 0.25 else (0.75 if equity > fair + 0.1 else 0.5)
     sizes = view.sizes_of(ActionKind.APRO)
     pot = sizes.pot if sizes is not None else apro.max

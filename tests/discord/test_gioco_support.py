@@ -2,7 +2,9 @@
 its players, and the watch that scans every public message for hole cards.
 
 The watch knows every player's cards from the engine itself (`cards_of` after every step) and the
-cards shown at showdown from the replayed hand record, so it needs no hand-written list.
+cards shown at showdown from the replayed hand record, so it needs no hand-written list. Pictures
+are watched too: every picture ever attached to a public message must be, byte for byte, a picture
+of public cards (a texas board as it was dealt, or the hands shown at a showdown, bot/card_pictures.py).
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.card_pictures import showdown_rows
+from bot.night_summary import CHART_FILE
+from bot.pictures import board_png, showdown_png
 from bot.timers import ManualClock
 from engine.cards import Card, parse_cards
 from engine.events import HandShown, OpeningShown
@@ -31,6 +36,7 @@ class _Hand:
     start: int  # index in public_texts when the hand was started
     hole: dict[int, set[Card]] = field(default_factory=dict)
     checked: bool = False
+    boards: set[tuple[Card, ...]] = field(default_factory=set)
 
 
 class Game:
@@ -40,6 +46,7 @@ class Game:
         self.h = harness
         self.channel = channel
         self.hands: list[_Hand] = []
+        self.pictures: set[bytes] = set()  # the public pictures allowed: boards and showdowns
         self.clock = ManualClock()
         self.use_clock()
 
@@ -139,6 +146,7 @@ class Game:
         if not self.hands or not self.table.hand_running:
             return
         hand = self.hands[-1]
+        hand.boards.add(tuple(self.table.board))
         for seat in self.live.view().seats:
             cards = self.table.cards_of(seat.player)
             hand.hole.setdefault(seat.player, set()).update(cards)
@@ -148,6 +156,11 @@ class Game:
         hand = self.hands[-1]
         _, events = replay(self.table.hand_record())
         shown = {c for e in events if isinstance(e, HandShown | OpeningShown) for c in e.cards}
+        board = tuple(self.session.board)
+        hand.boards.update(board[:dealt] for dealt in range(1, len(board) + 1))  # an all-in run-out
+        rows = showdown_rows(events, self.h.bot.sessions.name_of)
+        if rows:
+            self.pictures.add(showdown_png(rows, board or None))
         texts = self.h.public_texts()
         self._scan(texts[hand.start : end], hand, allowed=set(), where="during the hand")
         self._scan(texts[end:], hand, allowed=shown, where="at the end of the hand")
@@ -167,12 +180,39 @@ class Game:
                     )
 
     def finish(self) -> None:
-        """Check the hands that did not end (interrupted or still running): no hole card anywhere."""
+        """Check the hands that did not end (interrupted or still running): no hole card anywhere;
+        and every public picture ever attached shows public cards only."""
         texts = self.h.public_texts()
         for hand in self.hands:
             if not hand.checked:
                 self._scan(texts[hand.start :], hand, allowed=set(), where="(hand not ended)")
                 hand.checked = True
+        allowed = set(self.pictures)
+        allowed |= {board_png(board) for hand in self.hands for board in hand.boards if board}
+        for message_id, data in public_attachments(self.h, self.channel).items():
+            assert data in allowed, f"message {message_id} shows a picture of cards that are not public"
+
+
+NOT_CARDS = frozenset({CHART_FILE})
+"""Public pictures that hold no card at all (the night's results chart)."""
+
+
+def public_attachments(harness: Any, channel: str) -> dict[int, bytes]:
+    """Every file ever attached to a public message of the channel (each version of each message),
+    by attachment id, with the bytes the bot uploaded; pictures with no card left out."""
+    fake = harness.fake
+    found: dict[int, bytes] = {}
+    wanted = harness.channel(channel).id
+    for message in fake.store.values():
+        if message.channel_id != wanted or message.ephemeral:
+            continue
+        for version in message.history:
+            for attachment in version.get("attachments") or []:
+                if attachment["filename"] in NOT_CARDS:
+                    continue
+                aid = int(attachment["id"])
+                found[aid] = fake._attachments[aid][1]
+    return found
 
 
 async def balances(harness: Any, *users: Any) -> dict[str, int]:

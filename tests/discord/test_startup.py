@@ -272,6 +272,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "accredita",
         "mano",
         "statistiche",
+        "avvisi",
         *game,
     }
     english = {c["name"]: c["name_localizations"]["en-US"] for c in harness.synced_commands}
@@ -286,6 +287,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
             "accredita": "grant",
             "mano": "hand",
             "statistiche": "stats",
+            "avvisi": "notifications",
         }
         | game
     )
@@ -300,6 +302,8 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "regole": "rules",
         "chiudi": "close",
         "rientra": "return",
+        "computer": "computer",
+        "congeda": "dismiss",
         "riepilogo": "summary",
     }
     for command in harness.synced_commands:

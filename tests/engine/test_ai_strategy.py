@@ -91,12 +91,40 @@ def test_never_opens_without_the_requirement(level: str) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_opens_with_a_pair_of_the_level(level: str) -> None:
-    game = opening_game("Jh Js 9c 8d Ac")
-    first_speaker(game)
+def test_opens_with_a_pair_of_the_level_in_late_position(level: str) -> None:
+    game = opening_game_last("Jh Js 9c 8d Ac")
     action = game.decide(level)
     assert action.kind is K.APRO
     game.act(action.player, K.APRO, action.amount)  # the engine accepts it
+
+
+def opening_game_last(hand: str) -> Game:
+    """``hand`` goes to the dealer, who speaks last in the opening; the others pass before him."""
+    table = make_table("italiana", players=4)
+    deal = with_others(hand, 4)
+    game = Game(table, deal[1:] + deal[:1])
+    first_speaker(game)
+    for _ in range(3):
+        game.act(game.table.to_act or 0, K.PASSO)
+    return game
+
+
+def test_esperto_passes_a_marginal_opener_in_early_position() -> None:
+    """Position (rules §2.4): the first to speak with only jacks, three players behind him, passes
+    (he may still play if another opens); the easy level opens with it anywhere."""
+    game = opening_game("Jh Js 9c 8d 7c")
+    first_speaker(game)
+    assert game.decide("esperto").kind is K.PASSO
+    assert game.decide("facile").kind is K.APRO
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_opens_a_strong_hand_in_early_position(level: str) -> None:
+    game = opening_game("Jh Js Jc 8d Ac")
+    first_speaker(game)
+    action = game.decide(level)
+    assert action.kind is K.APRO
+    game.act(action.player, K.APRO, action.amount)
 
 
 def test_jacks_do_not_open_once_the_level_is_queens() -> None:

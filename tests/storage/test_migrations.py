@@ -21,13 +21,17 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0001_init.sql": "b6d1fda05d902317144340c9db3aa28863d58f7396501612abc19fa055ada3af",
         "0002_release_and_message.sql": "bf544dc3a96f0b8570cfafefc09e68940cf9e26e89634b503e526e1ce3318483",
         "0003_table_owner.sql": "4c0637fd1b273cebe648afc6d1d8ef2abff8bb7516f800f7766d56e475acb287",
+        "0004_turn_calls.sql": "f88515a2ca8565e7eb5dd054963f2e3af7709df2d6754da1a3cf971e420dfa00",
         "0005_hand_players.sql": "e8a372f89764c2a00270687e27ad6d8773ada332b81a8f1bbee2b65ee526b125",
+        "0006_computers.sql": "2f566b0b4a21a96b9d8822e8b11dcdbfe1dd61ede8fc508be771dd80a93da9d9",
     },
     "postgresql": {
         "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
         "0002_release_and_message.sql": "e83a7abdad6579e2e7250a7301fe9043485afda10e3d3cc9b6cb6cd0e30ecbb0",
         "0003_table_owner.sql": "7e7cfc4c49006031ce056a728325a0a744777865b4cc5d2c55e7c68a2f4bb11c",
+        "0004_turn_calls.sql": "c68ff98aa9e396c9b09e2537e1d5326cf36b8188147bd032e4b3cf97d6c40ecc",
         "0005_hand_players.sql": "47dd9046f4b9fe2697a704e05dd9020475215cfbb15b7e6b2f9934ee844f5953",
+        "0006_computers.sql": "c05661f66377d7f700d3678629625724f51a6cff1e6876dc647e9db3e9029b75",
     },
 }
 TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}

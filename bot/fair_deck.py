@@ -1,0 +1,99 @@
+"""A deck players can verify: each hand is dealt from an order the bot committed to before the deal.
+
+Before the first card of a hand the bot shuffles a whole 52-card deck and a secret salt with the
+operating system's generator (`engine.fairness.new_deck_commitment`), deals the hand from that order
+(`Table.start_hand(committed=..., reshuffle_rng=...)`, so even a reshuffle of the discards is fixed
+by it) and shows the SHA-256 of the reveal string on the table message («Impronta del mazzo»).
+The reveal string names every card of the deck, hole cards included, so it lives only in memory
+with the running hand (`LiveTable.fair`): never logged (its repr hides it), never shown before
+the hand ends. When the hand ends the result publishes it as a code span with the command that
+checks it (`python -m engine.verify`), and the hand's record in the database keeps both under
+``"fairness"`` (so a replay can show them).
+
+A hand cancelled by a restart never publishes its reveal: after a crash it is gone with the memory
+that held it (it is never written to disk while the hand runs, where it would expose every hole
+card), and a clean restart behaves the same so that players see one rule. The cancelled hand counts
+for nothing, and the next hand has a fresh commitment.
+
+A deck stacked by a test (`TableRegistry.queue_deck`) is dealt as given, without a commitment.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from engine.cards import Card
+from engine.fairness import Commitment, new_deck_commitment, parse_reveal, reshuffle_rng
+from engine.options import Mazzo, TableOptions, Variant
+
+__all__ = ["RECORD_KEY", "FairDeck", "add_to_embed", "verify_command", "with_fairness"]
+
+RECORD_KEY = "fairness"
+"""The key of the commitment and the reveal in a stored hand record."""
+
+
+@dataclass(frozen=True, slots=True)
+class FairDeck:
+    """One hand's commitment: the digest (public from the first card) and the reveal (secret until
+    the hand ends). The repr shows the digest only, so the reveal cannot reach a log by accident."""
+
+    digest: str
+    reveal: str = field(repr=False)
+    cards: tuple[Card, ...] = field(repr=False)
+    salt: bytes = field(repr=False)
+    players: int = 0
+    """How many players were dealt in (the verify command needs it); set once the hand started."""
+
+    @classmethod
+    def new(cls) -> FairDeck:
+        return cls.of(new_deck_commitment())
+
+    @classmethod
+    def of(cls, commitment: Commitment) -> FairDeck:
+        parsed = parse_reveal(commitment.reveal)
+        return cls(commitment.digest, commitment.reveal, parsed.cards, parsed.salt)
+
+    def reshuffle_rng(self) -> random.Random:
+        """The generator of this hand's reshuffles, fixed by the salt (a fresh one each call)."""
+        return reshuffle_rng(self.salt)
+
+    def record(self) -> dict[str, str]:
+        """What the hand record keeps (only once the hand has ended)."""
+        return {"commitment": self.digest, "reveal": self.reveal}
+
+
+def verify_command(fair: FairDeck, options: TableOptions) -> str:
+    """The command line that checks the hand's deck and shows how it was dealt."""
+    parts = [
+        f'python -m engine.verify "{fair.reveal}"',
+        f"--commitment {fair.digest}",
+        f"--variante {options.variant}",
+        f"--giocatori {fair.players}",
+    ]
+    if options.variant is Variant.ITALIANA and options.mazzo is not Mazzo.AUTO:
+        parts.append(f"--mazzo {options.mazzo}")
+    return " ".join(parts)
+
+
+def add_to_embed(embed: discord.Embed, fair: FairDeck | None, options: TableOptions, *, ended: bool) -> None:
+    """The table message's part: the digest while the hand runs, the reveal once it has ended."""
+    if fair is None:
+        return
+    if not ended:
+        embed.add_field(name="Impronta del mazzo", value=f"`{fair.digest}`", inline=False)
+        return
+    value = (
+        f"Impronta: `{fair.digest}`\n"
+        f"Verifica: `{fair.reveal}`\n"
+        f"Per controllare: `{verify_command(fair, options)}`"
+    )
+    embed.add_field(name="Mazzo verificabile", value=value, inline=False)
+
+
+def with_fairness(record: dict[str, Any], fair: FairDeck | None) -> dict[str, Any]:
+    """The hand record to store: the engine's, plus the commitment and its reveal."""
+    return record if fair is None else {**record, RECORD_KEY: fair.record()}

@@ -1,0 +1,9 @@
+-- 0004: a player's own choices in a server that are not chips (today: whether he is called by a
+-- mention when it is his turn, /avvisi). No row means the defaults (called).
+-- Applied files are never edited: a change is a new numbered file.
+CREATE TABLE player_settings (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    turn_calls INTEGER NOT NULL DEFAULT 1 CHECK (turn_calls IN (0, 1)),
+    PRIMARY KEY (guild_id, user_id)
+) STRICT;

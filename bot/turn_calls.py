@@ -1,0 +1,215 @@
+"""Turn calls: a short public message that pings the player whose turn it is when he stays silent.
+
+Every table message is sent with mentions disabled (bot/client.py), and Discord never notifies on
+an edit, so a player who looks away would only learn it is his turn from the countdown. After the
+table's grace period (`TableSettings.ping_after`, the table option ``avviso``) the bot posts one NEW
+message in the table's channel that mentions him, with ``allowed_mentions`` naming only him, so the
+message can never ping anyone else. There is at most one call per turn: the session tells this
+module when a fresh turn begins (the same moments that re-arm the turn timer, bot/session.py), and
+the call of the turn before is deleted then, whether the player acted, timed out, the hand ended,
+the table closed or the bot stops. A player turns his own calls off and on with ``/avvisi``; the
+choice is stored per server (bot/storage/player_settings.py) and read once, then cached.
+
+The grace period runs on the turn timers' clock (bot/timers.py), so tests move time instead of
+waiting. A bot that crashes (no clean stop) leaves its last calls in place: they hold no card and
+only say whose turn it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from bot.errors import UserError
+from bot.storage import StorageError
+from bot.storage.ledger import is_computer
+from bot.timers import Clock
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+    from bot.tables import LiveTable
+
+__all__ = ["PING_WORDS_OFF", "TurnCalls", "call_text", "mentions_only", "parse_ping_after"]
+
+log = logging.getLogger(__name__)
+
+PING_WORDS_OFF = frozenset({"off", "no", "mai", "spento", "nessuno"})
+"""What a host may type for ``avviso`` to never call anyone at his table."""
+PING_MAX = 3600
+BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
+_NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+POSTED_WAIT_STEP = 0.05
+POSTED_WAIT_STEPS = 60
+"""A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
+
+
+def parse_ping_after(text: str | None, default: int | None = 15) -> int | None:
+    """The table option ``avviso``: seconds (0 = at once), or None for never (``off``)."""
+    if text is None:
+        return default
+    word = text.strip().lower()
+    if word in PING_WORDS_OFF:
+        return None
+    if not word.isascii() or not word.isdigit() or int(word) > PING_MAX:
+        raise UserError(BAD_PING)
+    return int(word)
+
+
+def call_text(player: int, hand_number: int) -> str:
+    return f"<@{player}>, tocca a te (mano n. {hand_number})."
+
+
+def mentions_only(player: int) -> discord.AllowedMentions:
+    """The one user a call may notify: nobody else, no role, no @everyone."""
+    return discord.AllowedMentions(
+        users=[discord.Object(id=player)], everyone=False, roles=False, replied_user=False
+    )
+
+
+@dataclass(eq=False)
+class _Call:
+    channel_id: int
+    guild_id: int
+    player: int
+    hand_number: int
+    due: float
+    posted: Callable[[], bool]
+    task: asyncio.Task[None] | None = None
+    message_id: int | None = None
+    sending: bool = False
+    ended: bool = False
+
+
+class TurnCalls:
+    """The pending or shown call of each table, by channel id (one per table at most)."""
+
+    def __init__(self, bot: PokerBot, clock: Callable[[], Clock]) -> None:
+        self.bot = bot
+        self._clock = clock
+        self._calls: dict[int, _Call] = {}
+        self._wants: dict[tuple[int, int], bool] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # What the session tells -----------------------------------------------------------------------
+
+    def update(self, live: LiveTable, *, fresh: bool, posted: Callable[[], bool] = lambda: True) -> None:
+        """The turn of ``live`` moved (``fresh``: a new turn period began) or the hand stopped.
+        ``posted`` says whether the hand's table message is in the channel yet: a call never comes
+        before it (with ``avviso`` 0 the call is due while the new hand's message is on its way)."""
+        table = live.table
+        player = table.to_act
+        if not table.hand_running or player is None:
+            self.end(live.channel_id)
+            return
+        if not fresh:
+            return
+        self.end(live.channel_id)
+        after = live.settings.ping_after
+        if after is None or is_computer(player):  # a computer player is never pinged
+            return
+        due = self._clock().now() + after
+        call = _Call(live.channel_id, live.guild_id, player, table.hand_number, due, posted)
+        self._calls[live.channel_id] = call
+        call.task = self._spawn(self._run(call), f"turn-call-{live.channel_id}")
+
+    def end(self, channel_id: int) -> None:
+        """The turn is over: the call waiting is dropped, the call shown is deleted."""
+        call = self._calls.pop(channel_id, None)
+        if call is not None:
+            self._finish(call)
+
+    def pending(self, channel_id: int) -> tuple[int, int | None] | None:
+        """(player, message id or None while waiting) of the table's current call, for tests."""
+        call = self._calls.get(channel_id)
+        return None if call is None else (call.player, call.message_id)
+
+    async def close(self, grace: float = 2.0) -> None:
+        """The bot stops: every call is deleted (bounded), nothing waits any more."""
+        for channel_id in list(self._calls):
+            self.end(channel_id)
+        tasks = list(self._tasks)
+        if tasks:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), grace)
+        for task in list(self._tasks):
+            task.cancel()
+
+    # The player's own choice ----------------------------------------------------------------------
+
+    async def wanted(self, guild_id: int, player: int) -> bool:
+        """Whether the player wants calls in this server (asked once, then remembered)."""
+        key = (guild_id, player)
+        known = self._wants.get(key)
+        if known is None:
+            try:
+                known = await self.bot.storage.turn_calls(guild_id, player)
+            except StorageError as exc:
+                log.warning("Turn calls of user %s not read: %s", player, exc)
+                return True
+            self._wants[key] = known
+        return known
+
+    async def choose(self, guild_id: int, player: int, enabled: bool) -> None:
+        """``/avvisi``: store the choice; turning calls off also takes back a call shown to him now."""
+        await self.bot.storage.set_turn_calls(guild_id, player, enabled)
+        self._wants[(guild_id, player)] = enabled
+        if not enabled:
+            for channel_id, call in list(self._calls.items()):
+                if call.player == player and call.guild_id == guild_id:
+                    self.end(channel_id)
+
+    # Sending and deleting -------------------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _finish(self, call: _Call) -> None:
+        call.ended = True
+        if call.task is not None and not call.task.done() and not call.sending:
+            call.task.cancel()  # still waiting: nothing was posted
+        if call.message_id is not None:
+            message_id, call.message_id = call.message_id, None
+            self._spawn(self._delete(call.channel_id, message_id), f"turn-call-delete-{call.channel_id}")
+
+    async def _run(self, call: _Call) -> None:
+        await self._clock().sleep_until(call.due)
+        for _ in range(POSTED_WAIT_STEPS):
+            if call.posted() or call.ended:
+                break
+            await asyncio.sleep(POSTED_WAIT_STEP)
+        if call.ended or not await self.wanted(call.guild_id, call.player) or call.ended:
+            return
+        channel = self.bot.get_partial_messageable(call.channel_id)
+        call.sending = True
+        try:
+            posted = await channel.send(
+                call_text(call.player, call.hand_number), allowed_mentions=mentions_only(call.player)
+            )
+        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+            log.info("Table in channel %s: turn call not sent: %r", call.channel_id, exc)
+            return
+        finally:
+            call.sending = False
+        if call.ended:  # the turn passed while the call was on its way
+            await self._delete(call.channel_id, posted.id)
+        else:
+            call.message_id = posted.id
+
+    async def _delete(self, channel_id: int, message_id: int) -> None:
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.delete()
+        except discord.NotFound:
+            return  # someone deleted it already
+        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+            log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)

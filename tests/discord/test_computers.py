@@ -1,0 +1,386 @@
+"""Computer players at Discord tables, end to end through the fake Discord: seated with /tavolo
+computer, staked by the house, playing every variant by the same action path as a person, never
+showing their cards, dismissed mid-hand, and playing on after a restart."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import computers
+from bot.timers import ManualClock
+from engine.actions import ActionKind
+from engine.ai import decide
+from engine.cards import Card
+from engine.events import CardsDealt, CardsDrawn, HandShown, OpeningShown
+from engine.history import replay
+
+STARTING = 1000  # the harness's starting chips, for people and the house alike
+HUMAN_ACTIONS = (
+    (ActionKind.SERVITO, "servito"),
+    (ActionKind.PAROL, "paròl"),
+    (ActionKind.VEDO, "vedo"),
+    (ActionKind.PASSO, "passo"),
+)
+
+
+def channel_id(harness: Any) -> int:
+    return int(harness.channel("poker").id)
+
+
+def live_of(harness: Any) -> Any:
+    return harness.bot.tables.get(channel_id(harness))
+
+
+def quick(harness: Any, pause: float = 0.0) -> ManualClock:
+    """Computer players act after ``pause`` seconds; turn timers on a clock only the test moves."""
+    for live in harness.bot.tables:
+        live.settings = replace(live.settings, computer_pause_min=pause, computer_pause_max=pause)
+    clock = ManualClock()
+    harness.bot.sessions.timers.clock = clock
+    return clock
+
+
+class CardWatch:
+    """Scans every public text of a hand for the cards any player held (the engine's own record)."""
+
+    def __init__(self, harness: Any) -> None:
+        self.h = harness
+        self.start = 0
+
+    def begin(self) -> None:
+        self.start = len(self.h.public_texts())
+
+    def _texts(self) -> list[str]:
+        # An edit that only takes the buttons off an older message repeats that message's lines,
+        # public before this hand began (an earlier showdown): they reveal nothing new.
+        texts = self.h.public_texts()
+        earlier = {line for text in texts[: self.start] for line in text.splitlines()}
+        return ["\n".join(ln for ln in t.splitlines() if ln not in earlier) for t in texts[self.start :]]
+
+    def _attachments(self) -> list[str]:
+        found = []
+        for message in self.h.messages("poker"):
+            for attachment in message.attachments:
+                found.append(f"{attachment.filename}\n{attachment.description or ''}")
+                if attachment.content_type.startswith("text/"):
+                    found.append(attachment.data.decode("utf-8", "replace"))
+        return found
+
+    def check(self, cards: set[Card], where: str) -> None:
+        texts = self._texts() + self._attachments()
+        for card in cards:
+            for text in texts:
+                assert str(card) not in text, f"{card} is public {where}:\n{text}"
+
+    def during(self, live: Any) -> None:
+        held = {c for seat in live.view().seats for c in live.table.cards_of(seat.player)}
+        self.check(held, "during the hand")
+
+    def ended(self, live: Any) -> None:
+        _, events = replay(live.table.hand_record())
+        held: set[Card] = set()
+        for event in events:
+            if isinstance(event, CardsDealt) and event.private_to is not None:
+                held.update(event.cards)
+            elif isinstance(event, CardsDrawn) and event.private_to is not None:
+                held.update(event.discarded)
+                held.update(event.received)
+        assert held, "the record holds every card dealt"
+        shown = {c for e in events if isinstance(e, HandShown | OpeningShown) for c in e.cards}
+        self.check(held - shown, "after the hand (never shown)")
+
+
+async def open_with_computers(
+    harness: Any, human: Any, variant: str, levels: tuple[str, ...], **options: Any
+) -> list[int]:
+    reply = await harness.slash(human, "tavolo nuovo", channel="poker", variante=variant, **options)
+    assert not reply.ephemeral, reply.content
+    sat = await harness.slash(human, "tavolo siedi", channel="poker", buyin=500)
+    assert not sat.ephemeral, sat.content
+    quick(harness)
+    for level in levels:
+        added = await harness.slash(human, "tavolo computer", channel="poker", livello=level)
+        assert not added.ephemeral, added.content
+        assert "giocatore del computer" in added.content and "della casa" in added.content
+    return computers.computers_at(live_of(harness))
+
+
+async def human_plays(harness: Any, human: Any) -> None:
+    kinds = {la.kind for la in live_of(harness).table.legal_actions()}
+    for kind, command in HUMAN_ACTIONS:
+        if kind in kinds:
+            reply = await harness.slash(human, command, channel="poker")
+            assert not reply.ephemeral, reply.content
+            return
+    raise AssertionError(f"no simple word among {kinds}")
+
+
+async def play_hand(harness: Any, human: Any, watch: CardWatch) -> None:
+    """The human deals; he calls or checks (never bets), the computers play; until the hand ends."""
+    watch.begin()
+    started = await harness.slash(human, "tavolo inizia", channel="poker")
+    assert not started.ephemeral, started.content
+    while True:
+        live = await harness.fake.wait_for(
+            lambda: (
+                (lv := live_of(harness)) is not None
+                and (not lv.table.hand_running or lv.table.to_act == human.id)
+                and lv
+            ),
+            "the human's turn or the end of the hand",
+        )
+        if not live.table.hand_running:
+            break
+        watch.during(live)
+        await human_plays(harness, human)
+    await harness.settle()
+    watch.ended(live_of(harness))
+
+
+@pytest.mark.parametrize("variant", ["italiana", "32carte", "texas"])
+async def test_one_human_and_three_computers_play_hands_with_every_chip_accounted_for(
+    harness: Any, variant: str
+) -> None:
+    alice = harness.user("alice")
+    seated = await open_with_computers(harness, alice, variant, ("facile", "esperto", "esperto"))
+    assert seated == [-1, -2, -3]
+    live = live_of(harness)
+    assert live.computers == {-1: "facile", -2: "esperto", -3: "esperto"}
+    buy_in = 100 * live.options.cip
+    # The house opened with the starting chips and was issued exactly what three buy-ins lacked.
+    assert await harness.bot.storage.house_balance(harness.guild_id) == 0
+    assert await harness.bot.storage.check() == []
+    watch = CardWatch(harness)
+    acted: set[int] = set()
+    for _ in range(3):
+        await play_hand(harness, alice, watch)
+        _, events = replay(live_of(harness).table.hand_record())
+        acted |= {p for p in (getattr(e, "player", 0) for e in events) if computers.is_computer(p)}
+        assert await harness.bot.storage.check() == []
+    assert acted, "the computer players took part in the hands"
+    texts = harness.public_texts()
+    assert not any("<@-" in text or "<@0>" in text for text in texts), "no mention of a computer's id"
+    assert any(computers.name_of(-2) in text for text in texts)
+    # Cards are sent by DM to the human only: one DM channel was ever opened.
+    opened = [path for method, path, _ in harness.fake.rest_log if path.endswith("/users/@me/channels")]
+    assert len(opened) == 1 and harness.dms(alice)
+    board = await harness.slash(alice, "classifica")
+    assert computers.ROBOT not in board.text() and "<@0>" not in board.text() and "<@-" not in board.text()
+
+    carried = live_of(harness).view().carried
+    table_id = live_of(harness).id
+    closed = await harness.slash(alice, "tavolo chiudi", channel="poker")
+    assert not closed.ephemeral, closed.content
+    assert await harness.bot.storage.check() == []
+    # The night's summary names the computers as players and the house as nobody.
+    night = await harness.bot.storage.table_summary(table_id)
+    assert {p.user_id for p in night.players} == {alice.id, -1, -2, -3}
+    if carried == 0:
+        assert sum(p.net for p in night.players) == 0, "the table's nets add up"
+    await harness.settle()
+    assert not any("giocatore -" in t or "giocatore 0" in t for t in harness.public_texts())
+    human = await harness.bot.storage.balance(harness.guild_id, alice.id)
+    house = await harness.bot.storage.house_balance(harness.guild_id)
+    issued_to_house = STARTING + (3 * buy_in - STARTING)
+    assert human + house == STARTING + issued_to_house, "what one lost the other won"
+
+
+async def test_a_computer_dismissed_mid_hand_is_folded_and_paid_back_to_the_house(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto", "esperto", "facile"))
+    storage = harness.bot.storage
+    watch = CardWatch(harness)
+    watch.begin()
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = await harness.fake.wait_for(
+        lambda: (lv := live_of(harness)).table.hand_running and lv.table.to_act == alice.id and lv,
+        "alice's turn",
+    )
+    in_hand = [s for s in live.view().seats if computers.is_computer(s.player) and s.in_hand]
+    assert in_hand, "texas pre-flop: nobody before alice folded everything"
+    leaver = in_hand[0]
+    house_before = await storage.house_balance(harness.guild_id)
+    reply = await harness.slash(
+        alice, "tavolo congeda", channel="poker", nome=computers.name_of(leaver.player)
+    )
+    assert not reply.ephemeral and f"{computers.name_of(leaver.player)} lascia il tavolo" in reply.content
+    # He is folded at once and his remaining stack is the house's at once.
+    assert await storage.house_balance(harness.guild_id) == house_before + leaver.stack
+    assert leaver.player not in computers.computers_at(live)
+    assert await storage.check() == []
+    while live.table.hand_running:
+        if live.table.to_act == alice.id:
+            watch.during(live)
+            await human_plays(harness, alice)
+        await harness.fake.wait_for(
+            lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+        )
+    await harness.settle()
+    watch.ended(live)
+    ledger = (await storage.table(live.id)).seats
+    assert leaver.player not in ledger and len(ledger) == 3
+    assert await storage.check() == []
+    # Between hands a dismissal is immediate, and without a name it is the last one seated.
+    last = min(computers.computers_at(live))
+    stack = next(s.stack for s in live.view().seats if s.player == last)
+    house_before = await storage.house_balance(harness.guild_id)
+    reply = await harness.slash(alice, "tavolo congeda", channel="poker")
+    assert f"{computers.name_of(last)} lascia il tavolo: " in reply.content
+    assert await storage.house_balance(harness.guild_id) == house_before + stack
+    assert await storage.check() == []
+
+
+async def test_a_computer_dismissed_during_his_pause_never_acts(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto", "esperto"))
+    quick(harness, pause=30.0)  # every computer's turn is a long pause
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)  # three-handed, the dealer speaks first
+    thinking = await harness.fake.wait_for(
+        lambda: computers.is_computer(live.table.to_act or 0) and live.table.to_act, "a computer's turn"
+    )
+    ops = len(live.table.hand_record()["ops"])
+    await harness.slash(alice, "tavolo congeda", channel="poker", nome=computers.name_of(thinking))
+    assert live.table.to_act != thinking
+    quick(harness)  # the others think at once again; a change restarts their pause
+    harness.bot.sessions.computers.after(live)
+    await harness.fake.wait_for(
+        lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+    )
+    record = live.table.hand_record()["ops"][ops:]
+    acts_of_leaver = [op for op in record if op[0] == "act" and op[1] == thinking]
+    assert acts_of_leaver == []
+    assert await harness.bot.storage.check() == []
+
+
+async def test_a_computer_who_runs_out_of_time_is_timed_out_like_anyone(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto", "facile"))
+    clock = quick(harness, pause=60.0)  # longer than the 60 s turn, once the timer is armed
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)
+    slow = await harness.fake.wait_for(
+        lambda: computers.is_computer(live.table.to_act or 0) and live.table.to_act, "a computer's turn"
+    )
+    ops = len(live.table.hand_record()["ops"])
+    deadline = harness.bot.sessions.timers.deadline(channel_id(harness))
+    assert deadline is not None, "his turn has a timer like anyone's"
+    clock.advance(deadline - clock.now() + 1)
+    await harness.fake.wait_for(lambda: len(live.table.hand_record()["ops"]) > ops, "the timeout")
+    assert live.table.hand_record()["ops"][ops] == ["timeout"]
+    said = f"{computers.name_of(slow)} non risponde in tempo"
+    await harness.fake.wait_for(lambda: any(said in t for t in harness.public_texts()), "the timeout shown")
+    quick(harness)
+    harness.bot.sessions.computers.after(live)
+    while live.table.hand_running:
+        if live.table.to_act == alice.id:
+            await human_plays(harness, alice)
+        await harness.fake.wait_for(
+            lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+        )
+    assert await harness.bot.storage.check() == []
+
+
+async def test_a_restart_during_a_computers_turn_seats_him_again_and_he_plays_on(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "32carte", ("facile", "esperto", "esperto"))
+    storage = harness.bot.storage
+    seats_before = dict((await storage.table(live_of(harness).id)).seats)
+    quick(harness, pause=60.0)  # the computer to act is still thinking when the bot stops
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)
+    await harness.fake.wait_for(lambda: computers.is_computer(live.table.to_act or 0), "a computer's turn")
+    await harness.restart()
+    storage = harness.bot.storage
+    live = live_of(harness)
+    assert not live.table.hand_running, "the interrupted hand is cancelled"
+    assert live.computers == {-1: "facile", -2: "esperto", -3: "esperto"}, "seated again, same levels"
+    assert dict((await storage.table(live.id)).seats) == seats_before
+    assert await storage.check() == []
+    quick(harness)
+    watch = CardWatch(harness)
+    await play_hand(harness, alice, watch)
+    _, events = replay(live_of(harness).table.hand_record())
+    assert any(computers.is_computer(getattr(e, "player", 0)) for e in events), "the computers played"
+    assert await storage.check() == []
+
+
+async def test_a_computer_decides_off_the_lock_on_what_his_seat_may_know(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await open_with_computers(harness, alice, "italiana", ("esperto", "facile"))
+    release = threading.Event()
+    seen: list[Any] = []
+
+    def thinking(view: Any, rng: Any, level: Any) -> Any:
+        seen.append(view)
+        assert release.wait(10), "the test never let him decide"
+        return decide(view, rng, level)
+
+    monkeypatch.setattr(computers, "decide", thinking)
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)
+    await harness.fake.wait_for(lambda: seen, "a computer to be deciding")
+    [view] = seen
+    # He is still deciding, and the table's lock is free (the command that gave him the turn is done).
+    await harness.fake.wait_for(lambda: not live.lock.locked(), "the table's lock to be free")
+    assert live.table.to_act == view.player
+    # Meanwhile the table serves everybody at once: bob sits down (for the next hand), answered directly.
+    sat = await harness.slash(bob, "tavolo siedi", channel="poker", buyin=300)
+    assert not sat.ephemeral and not sat.deferred
+    # What he knew: his own cards, and only events shown to everybody.
+    assert view.cards == live.table.cards_of(view.player) and view.player == live.table.to_act
+    assert view.history and all(e.private_to is None for e in view.history)
+    others = {c for s in live.view().seats if s.player != view.player for c in live.table.cards_of(s.player)}
+    assert not others & set(view.cards)
+    release.set()
+    await harness.fake.wait_for(lambda: live.table.to_act != view.player, "his word")
+    assert await harness.bot.storage.check() == []
+
+
+async def test_who_may_seat_and_dismiss_computers_and_how_many(harness: Any) -> None:
+    alice, bob, eve = harness.user("alice"), harness.user("bob"), harness.user("eve")
+    await harness.slash(alice, "tavolo nuovo", channel="poker", variante="italiana", max_computer=1)
+    quick(harness)
+    outsider = await harness.slash(eve, "tavolo computer", channel="poker")
+    assert outsider.ephemeral and "Solo chi è seduto" in outsider.content
+    await harness.slash(bob, "tavolo siedi", channel="poker", buyin=300)
+    added = await harness.slash(bob, "tavolo computer", channel="poker", livello="facile")
+    assert not added.ephemeral and computers.name_of(-1) in added.content
+    assert live_of(harness).computers == {-1: "facile"}
+    again = await harness.slash(bob, "tavolo computer", channel="poker")
+    assert again.ephemeral and "al massimo 1 giocatori del computer" in again.content
+    refused = await harness.slash(bob, "tavolo congeda", channel="poker")
+    assert refused.ephemeral and "Solo chi ha aperto il tavolo" in refused.content
+    unknown = await harness.slash(alice, "tavolo congeda", channel="poker", nome="Zio Paperone")
+    assert unknown.ephemeral and computers.name_of(-1) in unknown.content
+    gone = await harness.slash(alice, "tavolo congeda", channel="poker", nome="nonno gino")
+    assert not gone.ephemeral and "tornano alla casa" in gone.content
+    nobody = await harness.slash(alice, "tavolo congeda", channel="poker")
+    assert nobody.ephemeral and nobody.content == "A questo tavolo non siede nessun giocatore del computer."
+    assert await harness.bot.storage.check() == []
+
+
+async def test_dismiss_offers_the_names_of_the_computers_at_the_table(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "32carte", ("facile", "esperto"))
+    cog = harness.bot.get_cog("Tavolo")
+    asked = SimpleNamespace(channel_id=channel_id(harness))
+    offered = await cog._computer_names(asked, "")
+    assert [c.value for c in offered] == [computers.name_of(-1), computers.name_of(-2)]
+    assert [c.name for c in await cog._computer_names(asked, "zia")] == ["🤖 Zia Pina"]
+    assert await cog._computer_names(SimpleNamespace(channel_id=1), "") == [], "no table, no names"

@@ -1,0 +1,203 @@
+"""Turn calls (bot/turn_calls.py): the player to act, and only he, is pinged by a new message after the
+table's grace period, once per turn; the call goes away when the turn does; /avvisi turns it off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot import computers
+from bot.turn_calls import BAD_PING
+from fakediscord.model import FakeMessage
+from tests.discord.test_computers import live_of, open_with_computers, quick
+from tests.discord.test_gioco_support import Game, stacked
+
+
+def calls(harness: Any, channel: str = "poker") -> list[FakeMessage]:
+    """The turn calls in the channel now (deleted ones are gone)."""
+    return [m for m in harness.messages(channel) if "tocca a te (mano n." in m.content]
+
+
+def every_call(harness: Any) -> list[FakeMessage]:
+    """Every turn call ever posted, deleted ones included."""
+    return [m for m in harness.fake.store.values() if "tocca a te (mano n." in m.content]
+
+
+async def called(harness: Any, user: Any) -> FakeMessage:
+    await harness.fake.wait_for(
+        lambda: any(m.notified == [user.id] for m in calls(harness)), f"the turn call of {user.name}"
+    )
+    await harness.settle()
+    [call] = calls(harness)
+    return call
+
+
+def assert_only_pings(call: FakeMessage, user: Any) -> None:
+    assert call.notified == [user.id]
+    assert call.mentioned == [user.id]
+    [allowed] = call.allowed_mentions
+    assert allowed is not None
+    assert [int(u) for u in allowed["users"]] == [user.id]
+    assert allowed.get("parse") == [], "no @everyone, no role"
+    assert not allowed.get("replied_user")
+
+
+async def test_the_player_to_act_is_called_after_the_grace_period_not_before(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="15")
+    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    first = bob if game.table.to_act == bob.id else alice
+    game.clock.advance(14)
+    await harness.settle()
+    assert calls(harness) == [], "no call before the grace period"
+    game.clock.advance(1)
+    call = await called(harness, first)
+    assert_only_pings(call, first)
+    assert call.content == f"<@{first.id}>, tocca a te (mano n. 1)."
+    # Nothing else the bot sent pinged anyone.
+    others = [m for m in harness.fake.store.values() if m.notified and m is not call]
+    assert others == []
+    game.clock.advance(20)
+    await harness.settle()
+    assert len(every_call(harness)) == 1, "at most one call per turn"
+    await game.say(first, "vedo")
+    await harness.fake.wait_for(lambda: call.deleted, "the call to go when he acts")
+    assert calls(harness) == []
+    game.finish()
+
+
+@pytest.mark.parametrize(
+    ("variant", "deck"),
+    [
+        ("italiana", stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Th Jd Qh Kh Ac")),
+        ("32carte", stacked(["7s 8d 9c Qs Jd", "7d 8h 9h Js Kc"], "As Ah Ad")),
+        ("texas", stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc")),
+    ],
+)
+async def test_avviso_zero_calls_at_once_and_the_call_follows_the_turn(
+    harness: Any, variant: str, deck: list[Any]
+) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, variant, [alice, bob], avviso="0")
+    await game.start(alice, deck)
+    first = users[game.table.to_act]
+    call = await called(harness, first)
+    assert_only_pings(call, first)
+    assert call.id > game.message.id, "the call comes after the hand's table message"
+    await game.say(first, "passo")  # italiana: he does not open; the others: he folds
+    await harness.fake.wait_for(lambda: call.deleted, "the first call to go")
+    if game.table.hand_running:
+        second = users[game.table.to_act]
+        assert second is not first
+        assert_only_pings(await called(harness, second), second)
+        await game.say(second, "passo")
+    await harness.settle()
+    assert not game.table.hand_running
+    assert calls(harness) == [], "the hand is over: no call stays"
+    game.finish()
+
+
+async def test_a_timeout_and_the_end_of_the_hand_take_the_call_away(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="0")
+    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    first = users[game.table.to_act]
+    call = await called(harness, first)
+    await game.expire()  # he does not answer in time (rules §5.5): folded, the hand ends heads-up
+    await harness.fake.wait_for(lambda: call.deleted, "the call to go at the timeout")
+    assert not game.table.hand_running and calls(harness) == []
+    game.finish()
+
+
+async def test_avviso_off_never_calls(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="off")
+    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    game.clock.advance(59)
+    await harness.settle()
+    assert every_call(harness) == []
+    game.finish()
+
+
+async def test_a_bad_avviso_is_refused_privately(harness: Any) -> None:
+    reply = await harness.slash(harness.user("alice"), "tavolo nuovo", variante="texas", avviso="presto")
+    assert reply.ephemeral and reply.content == BAD_PING
+    assert harness.bot.tables.get(harness.channel("poker").id) is None
+
+
+async def test_avvisi_turns_a_players_calls_off_and_on(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="0")
+    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    first = users[game.table.to_act]
+    second = alice if first is bob else bob
+    call = await called(harness, first)
+    off = await harness.slash(first, "avvisi", stato="off")
+    assert off.ephemeral and "Avvisi spenti" in off.content and off.message.notified == []
+    await harness.fake.wait_for(lambda: call.deleted, "his call to go when he turns calls off")
+    await game.say(first, "vedo")
+    assert_only_pings(await called(harness, second), second)  # the others are still called
+    await game.say(second, "paròl")  # the flop: heads-up, the big blind speaks first
+    assert_only_pings(await called(harness, second), second)
+    await game.say(second, "paròl")
+    assert game.table.to_act == first.id  # his turn again, and no call for him
+    await harness.settle()
+    assert calls(harness) == []
+    assert await harness.bot.storage.turn_calls(harness.guild_id, first.id) is False
+    on = await harness.slash(first, "avvisi")  # without a choice: switch
+    assert on.ephemeral and "Avvisi attivi" in on.content
+    await game.say(first, "paròl")
+    await game.say(second, "paròl")  # the turn: his turn again, now called
+    assert_only_pings(await called(harness, first), first)
+    game.finish()
+
+
+async def test_a_refusal_out_of_turn_pings_nobody(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="off")
+    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    waiting = alice if users[game.table.to_act] is bob else bob
+    refused = await harness.slash(waiting, "vedo")
+    assert refused.ephemeral and f"<@{game.table.to_act}>" in refused.content
+    assert refused.message.notified == []
+    game.finish()
+
+
+async def test_a_restart_takes_the_call_away(harness: Any) -> None:
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="0")
+    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    call = await called(harness, users[game.table.to_act])
+    await harness.restart()
+    assert call.deleted and call.deleted_by == "bot"
+    game.finish()
+
+
+async def test_a_computer_player_is_never_called(harness: Any) -> None:
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto",), avviso="0")
+    quick(harness, pause=30.0)  # the computer thinks for a long time: a call would have its chance
+    clock = harness.bot.sessions.timers.clock
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        assert_only_pings(await called(harness, alice), alice)
+        await harness.slash(alice, "vedo", channel="poker")
+    await harness.fake.wait_for(lambda: computers.is_computer(live.table.to_act or 0), "the computer's turn")
+    clock.advance(10)
+    await harness.settle()
+    assert calls(harness) == [], "nobody is called while a computer thinks"
+    assert all(m.notified in ([], [alice.id]) for m in harness.fake.store.values())
