@@ -26,6 +26,7 @@ from bot.logging_setup import quiet_chatty_loggers
 from bot.session import Sessions
 from bot.storage import DATABASE_ERRORS, ShardBusy, Storage
 from bot.tables import TableRegistry
+from bot.tournaments import Tournaments
 from bot.tree import PokerTree
 
 __all__ = [
@@ -47,6 +48,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.mano",
     "cogs.statistiche",
     "cogs.avvisi",
+    "cogs.torneo",
 )
 """The cogs loaded at start-up, in order."""
 
@@ -79,6 +81,7 @@ class PokerBot(commands.Bot):
     storage: Storage
     tables: TableRegistry
     sessions: Sessions
+    tournaments: Tournaments
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
         # The bot never joins voice: skip discord.py's warnings about the missing voice libraries.
@@ -94,6 +97,7 @@ class PokerBot(commands.Bot):
         self._storage: Storage | None = None
         self._tables: TableRegistry | None = None
         self._sessions: Sessions | None = None
+        self._tournaments: Tournaments | None = None
         self._shut_down = False
         apply_endpoints(settings.api_base, settings.gateway_url)
         quiet_chatty_loggers()  # hole cards travel in request bodies: no DEBUG line may show them
@@ -125,6 +129,8 @@ class PokerBot(commands.Bot):
         log.info("Restored %d open table(s)", restored)
         self._sessions = self.sessions = Sessions(self)
         await self.sessions.restore()
+        self._tournaments = self.tournaments = Tournaments(self)
+        await self.tournaments.restore()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -138,10 +144,9 @@ class PokerBot(commands.Bot):
         sharded before takes its tables back. A SQLite file serves one process (SHARD_IDS must name
         every shard): there is nothing to claim, and its tables keep no owner.
         """
-        settings = self.settings
-        count = settings.shard_count
-        shards = settings.shards()
-        selection: dict[str, Any] = {} if count is None else {"shard_ids": shards, "shard_count": count}
+        count = self.settings.shard_count
+        shards = self.settings.shards()
+        selection = self.shard_selection()
         if self.storage.dialect != "postgresql":
             return selection
         claim = (shards, count) if count is not None else ((0,), 1)
@@ -154,6 +159,12 @@ class PokerBot(commands.Bot):
             ) from exc
         log.info("Claimed shard(s) %s of %d: %d open table(s)", list(claim[0]), claim[1], len(claimed))
         return selection
+
+    def shard_selection(self) -> dict[str, Any]:
+        """``shard_ids``/``shard_count`` for the storage's start-up reads (`recover`, `open_tables`,
+        `live_tournaments`): this process's shards, or nothing (every server) when not sharded."""
+        count = self.settings.shard_count
+        return {} if count is None else {"shard_ids": self.settings.shards(), "shard_count": count}
 
     def serves_guild(self, guild_id: int) -> bool:
         """True when the server's gateway shard is one of this process's (always, when not sharded):
@@ -192,6 +203,8 @@ class PokerBot(commands.Bot):
             return
         self._shut_down = True
         try:
+            if self._tournaments is not None:
+                await self._tournaments.close()
             if self._tables is not None:
                 await self._tables.shutdown()
             if self._sessions is not None:

@@ -49,6 +49,8 @@ class Settings:
     """Discord's gateway shards in all (``SHARD_COUNT``); None: one process, no sharding (as Discord asks)."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (``SHARD_IDS``); every shard of `shard_count` when only that is set."""
+    tournament_pause: float = 5.0
+    """Seconds between a tournament's hands, to read the result (TOURNAMENT_PAUSE; 0 in tests)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
@@ -103,6 +105,16 @@ class Settings:
         postgres = database_url is not None
         shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"), postgres=postgres)
 
+        raw_pause = get("TOURNAMENT_PAUSE") or "5"
+        try:
+            tournament_pause = float(raw_pause)
+        except ValueError:
+            tournament_pause = -1.0
+        if not 0 <= tournament_pause <= 600:
+            raise ConfigError(
+                f"TOURNAMENT_PAUSE deve essere un numero di secondi da 0 a 600, non «{raw_pause}»."
+            )
+
         return cls(
             token=token,
             dev_guild_id=dev_guild_id,
@@ -115,6 +127,7 @@ class Settings:
             gateway_url=gateway_url,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            tournament_pause=tournament_pause,
         )
 
     @property

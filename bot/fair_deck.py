@@ -21,6 +21,7 @@ A deck stacked by a test (`TableRegistry.queue_deck`) is dealt as given, without
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +95,6 @@ def add_to_embed(embed: discord.Embed, fair: FairDeck | None, options: TableOpti
     embed.add_field(name="Mazzo verificabile", value=value, inline=False)
 
 
-def with_fairness(record: dict[str, Any], fair: FairDeck | None) -> dict[str, Any]:
+def with_fairness(record: Mapping[str, Any], fair: FairDeck | None) -> Mapping[str, Any]:
     """The hand record to store: the engine's, plus the commitment and its reveal."""
     return record if fair is None else {**record, RECORD_KEY: fair.record()}

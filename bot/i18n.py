@@ -159,6 +159,58 @@ ENGLISH: dict[str, str] = {
     "Apri al buio, prima di vedere le carte": "Open blind, before seeing your cards",
     "Rispondi al buio con il controbuio": "Answer the blind with a counter-blind",
     "Mostra solo a te le tue carte": "Show your cards to you only",
+    # /torneo
+    "torneo": "tournament",
+    "Un torneo sit-and-go in questo canale": "A sit-and-go tournament in this channel",
+    "Crea un torneo in questo canale (o thread)": "Create a tournament in this channel (or thread)",
+    "L'iscrizione in fiches del server, che va nel montepremi (se manca: 100)": (
+        "The entry fee in server chips, paid into the prize pool (default: 100)"
+    ),
+    "fiches": "stack",
+    "I gettoni del torneo per ogni giocatore (se manca: 100 cip)": (
+        "Tournament chips for each player (default: 100 times the first minimum bet)"
+    ),
+    "Il cip del primo livello; nel 32carte e nel texas è il buio grande": (
+        "The first level's minimum bet; the big blind in 32 Card Draw and Hold'em"
+    ),
+    "L'invito del primo livello (solo poker tradizionale); se manca vale quanto il cip": (
+        "The first level's ante (Italian draw poker only); defaults to the minimum bet"
+    ),
+    "ritmo": "pace",
+    "Ogni quante mani (o minuti) salgono le puntate": (
+        "How many hands (or minutes) between raises of the stakes"
+    ),
+    "unita": "unit",
+    "Il ritmo si conta in mani o in minuti": "The pace counts hands or minutes",
+    "Mani": "Hands",
+    "Minuti": "Minutes",
+    "struttura": "structure",
+    "Come salgono le puntate": "How the stakes rise",
+    "Scala (1, 1,5, 2, 3, 4, 6, 8, 10...)": "Ladder (1, 1.5, 2, 3, 4, 6, 8, 10...)",
+    "Raddoppio a ogni livello": "Double at every level",
+    "premi": "payouts",
+    "Come si divide il montepremi (se manca: secondo il numero di iscritti)": (
+        "How the prize pool is shared (default: by the number of entrants)"
+    ),
+    "Tutto al vincitore": "Winner takes all",
+    "65% e 35%": "65% and 35%",
+    "50%, 30% e 20%": "50%, 30% and 20%",
+    "posti": "seats",
+    "Quanti giocatori al massimo (il torneo parte da solo quando è al completo)": (
+        "The most players (the tournament starts by itself when full)"
+    ),
+    "iscriviti": "join",
+    "Iscriviti al torneo pagando l'iscrizione": "Join the tournament, paying the entry fee",
+    "ritirati": "withdraw",
+    "Ritirati prima dell'inizio: l'iscrizione ti torna": (
+        "Withdraw before the start: your entry fee comes back"
+    ),
+    "Fai iniziare il torneo (chi l'ha creato)": "Start the tournament (its creator)",
+    "Mostra il torneo di questo canale": "Show this channel's tournament",
+    "annulla": "cancel",
+    "Annulla il torneo prima della prima mano: le iscrizioni tornano": (
+        "Call the tournament off before its first hand: entry fees are refunded"
+    ),
     # /tavolo computer, /tavolo congeda and the table option for computer players
     "computer": "computer",
     "Fai sedere un giocatore del computer, con le fiches della casa": (

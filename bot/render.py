@@ -86,6 +86,10 @@ REASON_NAMES = {
     "hand": "mano",
     "refund": "mano annullata",
     "close": "tavolo chiuso",
+    # A tournament's movements (LedgerEntry.tournament_id set): its buy-ins, refunds and prizes.
+    "torneo_buy_in": "iscrizione al torneo",
+    "torneo_refund": "iscrizione al torneo rimborsata",
+    "torneo_close": "premio del torneo",
 }
 _ACTION_WORDS = {
     "apro": "apre",
@@ -159,7 +163,10 @@ def _when(at: datetime) -> str:
 
 
 def _entry_line(entry: LedgerEntry) -> str:
-    reason = REASON_NAMES.get(entry.reason, entry.reason)
+    key = entry.reason if entry.tournament_id is None else f"torneo_{entry.reason}"
+    reason = REASON_NAMES.get(key, entry.reason)
+    if entry.tournament_id is not None:
+        reason += f" n. {entry.tournament_id}"
     sign = "+" if entry.amount > 0 else "−"
     return f"{sign}{chips(abs(entry.amount))} ({reason}) {_when(entry.at)}"
 
@@ -227,8 +234,11 @@ def table_embed(
     deadline: float | None = None,
     dm_failed: Iterable[int] = (),
     results: Sequence[str] = (),
+    next_hand: str | None = None,
 ) -> discord.Embed:
     """The table as the channel sees it: stakes, seats and stacks, pot, who is to act.
+
+    ``next_hand`` replaces the line on how the next hand starts (a tournament deals by itself).
 
     ``deadline`` (epoch seconds) becomes Discord's live countdown; ``dm_failed`` names the players
     whose cards could not be sent privately; ``results`` are the closing lines of the last hand.
@@ -269,7 +279,9 @@ def table_embed(
         if view.variant is Variant.ITALIANA and view.opening_level is not None:
             state.append(f"Prossima apertura: coppia di {level_name(view.opening_level)} o meglio")
         state.append(
-            "Pronti per la prossima mano: /tavolo inizia."
+            next_hand
+            if next_hand is not None
+            else "Pronti per la prossima mano: /tavolo inizia."
             if view.can_start
             else f"Servono almeno {view.variant.min_players} giocatori seduti per iniziare."
         )

@@ -77,6 +77,10 @@ NO_HAND_CARDS = "Non c'è nessuna mano in corso: le carte ti arrivano in privato
 STALE = "Questo messaggio è di una mano finita: usa quello nuovo."
 START_REFUSED = "Solo chi è seduto al tavolo può iniziare la mano."
 DONE = "Fatto: il messaggio del tavolo mostra com'è andata."
+TOURNAMENT_NEXT = {
+    True: "Torneo: la prossima mano parte da sola tra pochi secondi.",
+    False: "Torneo finito: segue la classifica.",
+}
 
 RETRY_FIRST = 0.5
 """Seconds before the first retry of a failed edit; doubled at each failure, up to `RETRY_MAX`."""
@@ -238,14 +242,17 @@ class TableSession:
             deadline=deadline,
             dm_failed=self.dm_failed if view.hand_running else (),
             results=() if view.hand_running else self.results,
+            next_hand=None if live.tournament is None else TOURNAMENT_NEXT[view.can_start],
         )
         self.picture.decorate(embed)  # the image is uploaded by the send or edit (`_files`)
         add_to_embed(embed, live.fair, live.options, ended=not view.hand_running)  # bot/fair_deck.py
+        if live.tournament is not None:
+            embed.title = live.tournament.title()
         legal = live.table.legal_actions() if view.hand_running else ()
         return {
             "content": render.table_content(self.log, view, deadline) or None,
             "embed": embed,
-            "view": views.table_view(view, legal, table_id=live.id),
+            "view": views.table_view(view, legal, table_id=live.id, can_deal=live.tournament is None),
         }
 
     def changed(self) -> None:
@@ -360,7 +367,10 @@ class TableSession:
     async def remember_message(self) -> None:
         """Keep the table message id in the ledger, so that a restart can edit it."""
         try:
-            await self.owner.bot.storage.set_table_message(self.live.id, self.live.message_id)
+            if self.live.tournament is not None:
+                await self.live.tournament.remember_message(self.live)
+            else:
+                await self.owner.bot.storage.set_table_message(self.live.id, self.live.message_id)
         except StorageError as exc:
             log.warning("Table %s: could not store its message id: %s", self.live.id, exc)
 

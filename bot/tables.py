@@ -26,7 +26,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.errors import UserError
 from bot.fair_deck import FairDeck, with_fairness
@@ -51,6 +51,22 @@ NO_TABLE = "In questo canale non c'è un tavolo aperto: aprine uno con /tavolo n
 TABLE_EXISTS = "In questo canale c'è già un tavolo aperto: usa /tavolo stato per vederlo."
 SHUTTING_DOWN = "Il bot si sta spegnendo: riprova tra poco."
 CLOSE_DURING_HAND = "C'è una mano in corso: il tavolo si potrà chiudere quando finisce."
+TOURNAMENT_TABLE = (
+    "Questo è il tavolo di un torneo: si gioca con i comandi /torneo e le mani partono da sole."
+)
+
+
+class TournamentHook(Protocol):
+    """What a tournament's table tells its tournament (bot/tournaments.py) instead of the cash ledger."""
+
+    async def hand_ended(self, live: LiveTable) -> None:
+        """The hand ended (under the table's lock): the tournament's hand boundary."""
+
+    async def remember_message(self, live: LiveTable) -> None:
+        """Keep the table message id, so that a restart can edit it."""
+
+    def title(self) -> str:
+        """The table message's title: the tournament and its level."""
 
 
 @dataclass(eq=False)
@@ -84,6 +100,9 @@ class LiveTable:
     fair: FairDeck | None = None
     """The committed deck of the running (or last) hand (bot/fair_deck.py): its reveal names every
     card, so it is shown only once the hand has ended; None for a stacked deck or after a restart."""
+    tournament: TournamentHook | None = None
+    """A tournament's table: its stacks are tournament chips, kept by the tournament, not the ledger's
+    seats; a hand ends through `TournamentHook.hand_ended` and cash-table changes are refused."""
     computers: dict[int, str] = field(default_factory=dict)
     """The level of each computer player seated here (negative ids; bot/computers.py)."""
     hand_events: list[Event] = field(default_factory=list)
@@ -120,6 +139,24 @@ class TableRegistry:
         """Deal the channel's next hand from ``cards`` (the top of the deck in order) instead of a
         shuffle: the one injection point for explicit decks (tests, demonstrations)."""
         self._decks.setdefault(channel_id, []).append(list(cards))
+
+    def next_deck(self, channel_id: int) -> list[Card] | None:
+        """The deck queued for the channel's next hand (`queue_deck`), taken off the queue."""
+        queued = self._decks.get(channel_id)
+        return queued.pop(0) if queued else None
+
+    def attach(self, live: LiveTable) -> None:
+        """Register a tournament's table (the caller holds the channel lock); its chips are no ledger's."""
+        _check_locked(live)
+        if live.channel_id in self._tables:
+            raise UserError(TABLE_EXISTS)
+        self._tables[live.channel_id] = live
+
+    def detach(self, live: LiveTable) -> None:
+        """Forget a tournament's table once the tournament is over."""
+        _check_locked(live)
+        if self._tables.get(live.channel_id) is live:
+            del self._tables[live.channel_id]
 
     # Lookup and locking ---------------------------------------------------------------------------
 
@@ -274,6 +311,7 @@ class TableRegistry:
         A computer player (negative id) comes with his `level`; the house account stakes him.
         """
         _check_locked(live)
+        _check_cash(live)
         events = await self._sit(live, player_id, amount, level)
         if level is not None:
             live.computers[player_id] = level
@@ -314,6 +352,7 @@ class TableRegistry:
         is he paid when the hand ends, by `_finish_hand`.
         """
         _check_locked(live)
+        _check_cash(live)
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.leave(player_id)
@@ -343,6 +382,7 @@ class TableRegistry:
     async def close(self, live: LiveTable) -> dict[int, int]:
         """Pay every chip back to the balances and forget the table."""
         _check_locked(live)
+        _check_cash(live)
         if live.table.hand_running:
             raise UserError(CLOSE_DURING_HAND)
         before = live.table.to_dict()
@@ -360,6 +400,7 @@ class TableRegistry:
     async def start_hand(self, live: LiveTable, deck: Sequence[Card] | None = None) -> list[Event]:
         """Begin a hand: the ledger's snapshot first, then the deal. The game cog extends from here."""
         _check_locked(live)
+        _check_cash(live)
         if live.table.hand_running:
             raise UserError("La mano è già in corso.")
         queued = self._decks.get(live.channel_id)
@@ -402,7 +443,11 @@ class TableRegistry:
         events = step()
         live.hand_events.extend(e for e in events if e.private_to is None)
         live.released.update(_released(events))
-        if live.hand_id is not None and not live.table.hand_running:
+        if live.tournament is not None:
+            if live.dealt and not live.table.hand_running:
+                live.dealt = frozenset()
+                await live.tournament.hand_ended(live)
+        elif live.hand_id is not None and not live.table.hand_running:
             await self._finish_hand(live, events)
         return events
 
@@ -442,6 +487,11 @@ def _chips(table: Table) -> tuple[dict[int, int], int]:
     """Stacks by player and the carried pot, as the ledger counts them between hands."""
     view = table.public_view()
     return {seat.player: seat.stack for seat in view.seats}, view.carried
+
+
+def _check_cash(live: LiveTable) -> None:
+    if live.tournament is not None:
+        raise UserError(TOURNAMENT_TABLE)
 
 
 def _check_locked(live: LiveTable) -> None:

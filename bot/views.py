@@ -207,7 +207,9 @@ def _button(
     return TableButton(button, target)
 
 
-def table_view(view: TableView, legal: Sequence[LegalAction], *, table_id: int) -> discord.ui.View:
+def table_view(
+    view: TableView, legal: Sequence[LegalAction], *, table_id: int, can_deal: bool = True
+) -> discord.ui.View:
     """The buttons under the table message: the legal words of the player to act, his cards, the
     way back for who sits out, and the next hand between hands; all bound to this table and hand."""
     out = discord.ui.View(timeout=None)
@@ -217,7 +219,7 @@ def table_view(view: TableView, legal: Sequence[LegalAction], *, table_id: int) 
             style = _STYLES.get(action.kind, discord.ButtonStyle.primary)
             out.add_item(_button(table_id, hand, f"a:{action.kind.value}", _label(action), style, 0))
         out.add_item(_button(table_id, hand, "carte", "Le mie carte", discord.ButtonStyle.secondary, 1))
-    elif view.can_start:
+    elif view.can_start and can_deal:
         out.add_item(_button(table_id, hand, "inizia", "Prossima mano", discord.ButtonStyle.success, 1))
     if any(seat.sitting_out for seat in view.seats):
         out.add_item(_button(table_id, hand, "rientra", "Rientro", discord.ButtonStyle.secondary, 1))

@@ -24,7 +24,7 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat, starmap
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from engine._table_rules import full_deck, lowest_rank
 from engine._table_view import SeatView, TableView
@@ -684,15 +684,7 @@ class Table:
 
     # ------------------------------------------------------------------ persistence
 
-    def to_dict(self) -> dict[str, Any]:
-        """``state()`` typed as the storage layer's JSON columns (``dict[str, Any]``): the same dict."""
-        return cast(dict[str, Any], self.state())
-
-    def hand_record(self) -> dict[str, Any]:
-        """``record()`` typed as the storage layer's JSON columns (``dict[str, Any]``): the same dict."""
-        return cast(dict[str, Any], self.record())
-
-    def state(self) -> TableState:
+    def to_dict(self) -> TableState:
         """The table between hands (JSON-compatible). During a hand: the state at its start,
         which is what the storage layer restores after a crash (the hand is cancelled)."""
         if self.hand_running and self._record is not None:
@@ -761,7 +753,7 @@ class Table:
             raise BadSavedState("Lo stato salvato del tavolo non si legge.") from None
         return table
 
-    def record(self) -> HandRecord:
+    def hand_record(self) -> HandRecord:
         """The current or last hand as a plain record; ``engine.history.replay`` replays it."""
         if self._record is None:
             raise NoHandRunning("Non è ancora stata giocata nessuna mano.")

@@ -81,6 +81,7 @@ async def record(
     table_id: int | None = None,
     hand_id: int | None = None,
     by_user_id: int | None = None,
+    tournament_id: int | None = None,
 ) -> int | None:
     """Append one movement; zero entries are dropped, and a movement with nothing left is not written."""
     kept = [e for e in entries if e.amount != 0]
@@ -90,9 +91,9 @@ async def record(
         # A bug in the caller, never a player's mistake: refuse before anything is written.
         raise AssertionError(f"movement {reason!r} would create or destroy chips: {kept}")
     [(movement_id,)] = await conn.fetch(
-        "INSERT INTO movements (guild_id, reason, table_id, hand_id, by_user_id, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-        (guild_id, reason, table_id, hand_id, by_user_id, now),
+        "INSERT INTO movements (guild_id, reason, table_id, hand_id, by_user_id, tournament_id, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (guild_id, reason, table_id, hand_id, by_user_id, tournament_id, now),
     )
     await conn.executemany(
         "INSERT INTO entries (movement_id, guild_id, account, user_id, table_id, amount)"
@@ -250,7 +251,8 @@ async def history(
     if await balance_of(conn, guild_id, user_id) is None:
         raise UnknownPlayer("Questo giocatore non ha ancora un conto su questo server.")
     entries_sql = """
-        SELECT m.id, m.created_at, m.reason, e.account, e.amount, e.table_id, m.hand_id, m.by_user_id
+        SELECT m.id, m.created_at, m.reason, e.account, e.amount, e.table_id, m.hand_id, m.by_user_id,
+               m.tournament_id
           FROM entries AS e
           JOIN movements AS m ON m.id = e.movement_id
          WHERE e.guild_id = ? AND e.user_id = ? AND (CAST(? AS TEXT) IS NULL OR e.account = ?)
@@ -280,8 +282,9 @@ async def history(
                 table_id=table_id,
                 hand_id=hand_id,
                 by_user_id=by_user_id,
+                tournament_id=tournament_id,
             )
-            for mid, at, reason, account, amount, table_id, hand_id, by_user_id in entry_rows
+            for mid, at, reason, account, amount, table_id, hand_id, by_user_id, tournament_id in entry_rows
         ),
         hands=tuple(
             HandSummary(

@@ -35,12 +35,13 @@ TABLES: dict[str, str] = {
     "hands": "id",
     "hand_seats": "hand_id, user_id",
     "hand_players": "hand_id, user_id",
+    "tournaments": "id",
     "movements": "id",
     "entries": "id",
     "computers": "table_id, user_id",
     "player_settings": "guild_id, user_id",
 }
-_WITH_IDS = ("poker_tables", "hands", "movements", "entries")
+_WITH_IDS = ("poker_tables", "hands", "tournaments", "movements", "entries")
 _TOTALS = (
     "SELECT (SELECT COALESCE(SUM(balance), 0) FROM accounts), (SELECT COALESCE(SUM(stack), 0) FROM seats),"
     " (SELECT COALESCE(SUM(pot), 0) FROM poker_tables), (SELECT COUNT(*) FROM entries)"

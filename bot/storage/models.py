@@ -49,6 +49,8 @@ class LedgerEntry:
     table_id: int | None
     hand_id: int | None
     by_user_id: int | None
+    tournament_id: int | None = None
+    """The tournament of a buy-in, refund or prize (None outside tournaments)."""
 
 
 @dataclass(frozen=True)

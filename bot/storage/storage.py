@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import ledger, player_settings, stats, tables
+from bot.storage import ledger, player_settings, stats, tables, tournaments
 from bot.storage.errors import (
     BonusDisabled,
     HandNotRunning,
@@ -68,7 +68,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _dump(value: dict[str, Any]) -> str:
+def _dump(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
@@ -232,7 +232,7 @@ class Storage:
         creator_id: int,
         variant: str,
         options: dict[str, Any],
-        state: dict[str, Any],
+        state: Mapping[str, Any],
     ) -> int:
         """Open a table in a channel (one open table per channel); return its id."""
         options_json, state_json = _dump(options), _dump(state)
@@ -254,7 +254,7 @@ class Storage:
         table_id: int,
         user_id: int,
         amount: int,
-        state: dict[str, Any] | None = None,
+        state: Mapping[str, Any] | None = None,
         *,
         level: str | None = None,
     ) -> None:
@@ -289,7 +289,7 @@ class Storage:
         async with self._transaction(write=False) as conn:
             return await tables.house_balance(conn, guild_id)
 
-    async def cash_out(self, table_id: int, user_id: int, state: dict[str, Any] | None = None) -> int:
+    async def cash_out(self, table_id: int, user_id: int, state: Mapping[str, Any] | None = None) -> int:
         """Move the player's whole seat back to his balance; return the chips moved."""
         state_json = None if state is None else _dump(state)
         async with self._transaction() as conn:
@@ -302,7 +302,9 @@ class Storage:
                 now=self._now(),
             )
 
-    async def begin_hand(self, table_id: int, stacks: dict[int, int], pot: int, state: dict[str, Any]) -> int:
+    async def begin_hand(
+        self, table_id: int, stacks: dict[int, int], pot: int, state: Mapping[str, Any]
+    ) -> int:
         """Write the start-of-hand snapshot (call before dealing); return the hand id.
 
         `stacks` and `pot` must equal what the ledger holds for the table: a disagreement is a bug
@@ -327,8 +329,8 @@ class Storage:
         hand_id: int,
         stacks: dict[int, int],
         pot: int,
-        state: dict[str, Any],
-        record: dict[str, Any],
+        state: Mapping[str, Any],
+        record: Mapping[str, Any],
         players: Sequence[HandPlayer] = (),
     ) -> None:
         """Write the new stacks, pot, state and the engine's hand record in one transaction.
@@ -477,7 +479,128 @@ class Storage:
     async def check(self, guild_id: int | None = None) -> list[str]:
         """Prove the ledger for one server or all: an empty list means every chip is accounted for."""
         async with self._transaction(write=False) as conn:
-            return await ledger.check(conn, guild_id)
+            return await ledger.check(conn, guild_id) + await tournaments.check(conn, guild_id)
+
+    # Tournaments (bot/storage/tournaments.py) --------------------------------------------------------
+
+    async def create_tournament(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        variant: str,
+        config: dict[str, Any],
+        state: Mapping[str, Any],
+    ) -> tournaments.TournamentRow:
+        """Announce a tournament in a channel (no open table or tournament there) with an empty pool."""
+        async with self._transaction() as conn:
+            return await tournaments.create(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=creator_id,
+                variant=variant,
+                config_json=_dump(config),
+                state_json=_dump(state),
+                owner=self._owner,
+                now=self._now(),
+            )
+
+    async def register_tournament(
+        self, tournament_id: int, user_id: int, buy_in: int, state: Mapping[str, Any]
+    ) -> None:
+        """Pay the buy-in into the pool and store the state that lists the new entrant."""
+        if buy_in:
+            _amount(buy_in)
+        async with self._transaction() as conn:
+            await tournaments.register(
+                conn,
+                tournament_id=tournament_id,
+                user_id=user_id,
+                buy_in=buy_in,
+                state_json=_dump(state),
+                starting_chips=self.starting_chips,
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def unregister_tournament(
+        self, tournament_id: int, user_id: int, refund: int, state: Mapping[str, Any]
+    ) -> None:
+        """A withdrawal before the start: his buy-in back from the pool."""
+        async with self._transaction() as conn:
+            await tournaments.unregister(
+                conn,
+                tournament_id=tournament_id,
+                user_id=user_id,
+                refund=refund,
+                state_json=_dump(state),
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def cancel_tournament(
+        self, tournament_id: int, refunds: dict[int, int], state: Mapping[str, Any]
+    ) -> None:
+        """Call a tournament off: every buy-in back, the pool closed at 0."""
+        async with self._transaction() as conn:
+            await tournaments.cancel(
+                conn,
+                tournament_id=tournament_id,
+                refunds=refunds,
+                state_json=_dump(state),
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def start_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
+        async with self._transaction() as conn:
+            await tournaments.start(
+                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
+            )
+
+    async def save_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
+        """The state at a hand boundary: the tournament and its table in one write."""
+        async with self._transaction() as conn:
+            await tournaments.save(
+                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
+            )
+
+    async def finish_tournament(
+        self, tournament_id: int, prizes: dict[int, int], state: Mapping[str, Any]
+    ) -> bool:
+        """The final state and every prize, pool to balances, in one transaction; False if already paid."""
+        async with self._transaction() as conn:
+            return await tournaments.finish(
+                conn,
+                tournament_id=tournament_id,
+                prizes=prizes,
+                state_json=_dump(state),
+                token=self._owner,
+                now=self._now(),
+            )
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
+        async with self._transaction() as conn:
+            await tournaments.set_message(conn, tournament_id=tournament_id, message_id=message_id)
+
+    async def tournament_announced(self, tournament_id: int) -> None:
+        """The final standings are posted: a restart must not post them again."""
+        async with self._transaction() as conn:
+            await tournaments.mark_announced(conn, tournament_id=tournament_id)
+
+    async def live_tournaments(
+        self,
+        tournament_id: int | None = None,
+        *,
+        shard_ids: Collection[int] | None = None,
+        shard_count: int | None = None,
+    ) -> list[tournaments.TournamentRow]:
+        """Tournaments to restore at start-up (registering, playing, or finished but not announced);
+        with `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
+        shards = _shards(shard_ids, shard_count)
+        async with self._transaction(write=False) as conn:
+            return await tournaments.live(conn, tournament_id, shards)
 
 
 def _shards(shard_ids: Collection[int] | None, shard_count: int | None) -> tables.Shards | None:

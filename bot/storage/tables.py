@@ -581,6 +581,8 @@ async def open_tables(
         "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
         " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id ORDER BY h.number DESC LIMIT 1)"
         " FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
+        # A tournament's prize pool is a pot of its own row: no table to play (bot/storage/tournaments.py).
+        " AND NOT EXISTS (SELECT 1 FROM tournaments AS tt WHERE tt.pool_table_id = poker_tables.id)"
         f"{where} ORDER BY id",
         [table_id, table_id, *args],
     )

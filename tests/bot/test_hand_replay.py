@@ -12,7 +12,7 @@ from bot.hand_replay import (
 )
 from bot.storage import StoredHand
 from tests.bot.test_hand_summary import MUCKED, checked_down
-from tests.engine.test_table_helpers import K, act, make_table
+from tests.engine.table_helpers import K, act, make_table
 
 
 def test_the_replay_tells_only_what_the_table_showed() -> None:

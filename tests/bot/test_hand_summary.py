@@ -13,7 +13,7 @@ from engine.options import TableOptions
 from engine.ranking import Category, Ranking, evaluate
 from engine.simulate import RandomPolicy, play_action
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, make_table, stacked
+from tests.engine.table_helpers import K, act, make_table, stacked
 
 # Heads-up texas, player 1 deals (small blind) and the deal starts at 2: 2 holds 2♣ 3♦, 1 holds
 # A♥ K♥; the board comes 9♠ 9♦ 10♣ (after a burn), 6♥, 8♥: both play a pair of nines, 1's kickers

@@ -23,7 +23,7 @@ from engine.cards import Card, format_cards, hand_order
 from engine.events import HandStarted
 from engine.fairness import PREFIX, deal_plan, verify
 from engine.history import replay
-from tests.discord.test_gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, stacked
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGEST = re.compile(r"`([0-9a-f]{64})`")

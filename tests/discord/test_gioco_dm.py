@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.test_gioco_support import Game
+from tests.discord.gioco_support import Game
 
 OPEN_DM = ("POST", "/users/@me/channels")
 

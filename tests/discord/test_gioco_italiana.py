@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import Card, parse_card
-from tests.discord.test_gioco_support import Game, balances, seats, stacked
+from tests.discord.gioco_support import Game, balances, seats, stacked
 
 START = 1000
 

@@ -9,7 +9,7 @@ from bot import render
 from bot.reading import not_a_number
 from bot.session import NOT_SEATED, not_your_turn
 from cogs import tavolo
-from tests.discord.test_gioco_support import Game, seats, stacked
+from tests.discord.gioco_support import Game, seats, stacked
 from tests.discord.test_review import HEADS_UP, acknowledged_while_busy, heads_up
 
 # Deal order bob, carol, dave, alice (alice deals first); carol holds the jacks.

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from bot.timers import ManualClock, TurnTimers
-from tests.discord.test_gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, stacked
 
 
 async def settle_tasks() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.test_gioco_support import Game, seats, stacked
+from tests.discord.gioco_support import Game, seats, stacked
 
 
 async def test_a_32carte_hand_with_the_over(harness: Any) -> None:

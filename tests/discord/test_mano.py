@@ -9,7 +9,7 @@ from typing import Any
 from bot import hand_replay
 from cogs.mano import NEVER_A_TABLE, NO_HAND_YET, STILL_RUNNING, no_such_hand
 from engine.actions import Action, ActionKind
-from tests.discord.test_gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, stacked
 
 # Heads-up texas, alice deals (small blind, first to speak before the flop); the deal starts at bob.
 # Bob holds A♥ K♥, alice 2♣ 3♦; the board 9♠ 9♦ 10♣ 6♥ 8♥ (burns 4♠ 5♥ 7♥). Checked down, bob shows

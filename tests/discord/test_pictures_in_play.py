@@ -1,7 +1,7 @@
 """Card pictures in play (bot/card_pictures.py): the private hand comes with a PNG of its cards, the
 table message shows the texas board and, after a showdown, the hands shown with names; the text of
 the cards stays beside every picture, and no public picture ever shows a hole card (the game watch,
-tests/discord/test_gioco_support.py, checks every public attachment of every test that uses it)."""
+tests/discord/gioco_support.py, checks every public attachment of every test that uses it)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from engine.cards import format_cards, hand_order, parse_cards
 from engine.events import HandShown
 from engine.history import replay
 from fakediscord.model import FakeMessage
-from tests.discord.test_gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, stacked
 from tests.pictures.test_pictures import _cards_on_row, _open
 
 HEADS_UP_TEXAS = stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc")

@@ -16,7 +16,7 @@ import pytest
 
 from bot.session import NO_HAND_CARDS, STALE, START_REFUSED, not_your_turn
 from engine.cards import Card
-from tests.discord.test_gioco_support import Game, balances, seats, stacked
+from tests.discord.gioco_support import Game, balances, seats, stacked
 
 # Two players (24 cards, 9 to A). Deal order bob, alice (alice deals first): bob holds the jacks.
 HEADS_UP = stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Qh Ks Kh Qd Jd")

@@ -14,7 +14,7 @@ from bot.pictures import ResultRow
 from bot.pictures._canvas import GREEN_BAR, RED_BAR
 from bot.pictures.charts import CHART_ROW_HEIGHT, chart_geometry
 from bot.tables import NO_TABLE
-from tests.discord.test_gioco_support import Game
+from tests.discord.gioco_support import Game
 from tests.discord.test_mano import checked_down
 
 

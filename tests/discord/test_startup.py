@@ -265,6 +265,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
     }
     assert names == {
         "tavolo",
+        "torneo",
         "saldo",
         "bonus",
         "classifica",
@@ -280,6 +281,7 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         english
         == {
             "tavolo": "table",
+            "torneo": "tournament",
             "saldo": "balance",
             "bonus": "bonus",
             "classifica": "leaderboard",
@@ -305,6 +307,15 @@ async def test_commands_are_synced_to_the_dev_guild_with_english_names(harness: 
         "computer": "computer",
         "congeda": "dismiss",
         "riepilogo": "summary",
+    }
+    tournament = harness.command("torneo")
+    assert {o["name"]: o["name_localizations"]["en-US"] for o in tournament["options"]} == {
+        "nuovo": "new",
+        "iscriviti": "join",
+        "ritirati": "withdraw",
+        "inizia": "start",
+        "stato": "status",
+        "annulla": "cancel",
     }
     for command in harness.synced_commands:
         for kind, item in _walk_localized(command):

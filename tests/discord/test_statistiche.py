@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.statistiche import BOTS_DO_NOT_PLAY
-from tests.discord.test_gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, stacked
 from tests.discord.test_mano import MUCKED, checked_down
 
 

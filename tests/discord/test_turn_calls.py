@@ -10,8 +10,8 @@ import pytest
 from bot import computers
 from bot.turn_calls import BAD_PING
 from fakediscord.model import FakeMessage
+from tests.discord.gioco_support import Game, stacked
 from tests.discord.test_computers import live_of, open_with_computers, quick
-from tests.discord.test_gioco_support import Game, stacked
 
 
 def calls(harness: Any, channel: str = "poker") -> list[FakeMessage]:

@@ -15,7 +15,7 @@ from engine.errors import EngineError
 from engine.events import Street
 from engine.ranking import Ranking
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, make_table, stacked
+from tests.engine.table_helpers import K, act, make_table, stacked
 
 LEVELS = ("facile", "esperto")
 

@@ -11,7 +11,7 @@ from engine.cards import Card
 from engine.events import CardsDealt, Event, HandStarted
 from engine.ranking import Ranking
 from engine.table import SeatView, TableView
-from tests.engine.test_table_helpers import K, act, make_table, stacked
+from tests.engine.table_helpers import K, act, make_table, stacked
 
 ALLOWED_FIELDS = {
     "player",

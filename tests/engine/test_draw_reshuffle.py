@@ -1,6 +1,6 @@
 """rules §2.6 and its house rule: which cards a reshuffle of the stock is made of.
 
-Seats as in ``test_table_helpers``: player 1 deals the first hand, the deal starts at player 2.
+Seats as in ``table_helpers``: player 1 deals the first hand, the deal starts at player 2.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from engine.cards import Card, deck, parse_cards
 from engine.events import CardBurnt, CardsDrawn, DiscardsReshuffled, Event
 from engine.options import TableOptions
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, of_type, stacked
+from tests.engine.table_helpers import K, act, of_type, stacked
 
 # Five players, 32 cards: 7 left in the stock. Players 2 and 3 open and call, player 4 calls with
 # a hand to change; players 5 and 1 fold.

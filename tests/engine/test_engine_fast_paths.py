@@ -32,7 +32,7 @@ from engine.ranking import (
     value_of_five,
     winners_from_strengths,
 )
-from tests.engine.test_table_helpers import K, act, make_table, stacked
+from tests.engine.table_helpers import K, act, make_table, stacked
 
 # ------------------------------------------------------------------------------------ events
 

@@ -29,7 +29,7 @@ from engine.errors import (
 from engine.history import replay
 from engine.options import TableOptions, Variant
 from engine.table import Table
-from tests.engine.test_table_helpers import make_table, snapshot, stacked
+from tests.engine.table_helpers import make_table, snapshot, stacked
 
 K = ActionKind
 

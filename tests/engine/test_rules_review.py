@@ -2,7 +2,7 @@
 
 Each test is named after the rule it checks and plays an explicit deck. Three began as strict xfails
 (departures from the rules, since fixed); a new departure goes in as ``xfail(strict=True)`` naming it.
-Seats as in ``test_table_helpers``: player 1 deals the first hand, the deal starts at player 2.
+Seats as in ``table_helpers``: player 1 deals the first hand, the deal starts at player 2.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from engine.events import (
 )
 from engine.options import TableOptions
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, kinds, make_table, of_type, stacked
+from tests.engine.table_helpers import K, act, kinds, make_table, of_type, stacked
 
 
 def legal(table: Table) -> dict[K, tuple[int, int]]:

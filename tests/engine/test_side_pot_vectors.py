@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from engine.events import ChipsPosted, Event, HandShown, PlayerLeft, PostKind, PotAwarded, PotCarried, Street
 from engine.options import TableOptions
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, kinds, of_type, stacked
+from tests.engine.table_helpers import K, act, kinds, of_type, stacked
 
 # A board that helps nobody in A-D: no straight, no flush, no pair with the hole cards used.
 DRY_BOARD = "6c 2c 8d 9s 6d 4h 6h Td"  # burn, flop, burn, turn, burn, river

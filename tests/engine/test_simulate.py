@@ -15,7 +15,7 @@ from engine.cards import parse_cards
 from engine.events import Street
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, make_table, stacked
+from tests.engine.table_helpers import K, act, make_table, stacked
 
 ROOT = Path(__file__).resolve().parents[2]
 

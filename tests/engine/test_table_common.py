@@ -25,7 +25,7 @@ from engine.events import (
 )
 from engine.options import Limit, TableOptions, Variant
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
+from tests.engine.table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
 
 PLAIN = ["Th Ts 7c 8d 9s", "Jh Js 7d 8c Ac", "Qh 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"]
 

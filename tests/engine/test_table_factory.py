@@ -27,7 +27,7 @@ def test_a_saved_table_comes_back_as_its_games_class(variant: Variant, cls: type
     table = Table(TableOptions(variant=variant))
     table.sit(1, 100)
     assert type(Table.from_dict(table.to_dict())) is cls
-    assert type(cls.from_dict(table.state())) is cls
+    assert type(cls.from_dict(table.to_dict())) is cls
 
 
 def test_copies_and_pickles_keep_the_class_and_the_hand() -> None:
@@ -38,7 +38,7 @@ def test_copies_and_pickles_keep_the_class_and_the_hand() -> None:
     for other in (copy.deepcopy(table), pickle.loads(pickle.dumps(table))):
         assert type(other) is TexasTable
         assert other.legal_actions() == table.legal_actions()
-        assert other.record() == table.record()
+        assert other.hand_record() == table.hand_record()
 
 
 def test_table_without_options_is_refused() -> None:

@@ -31,7 +31,7 @@ from engine.events import (
     Street,
 )
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
+from tests.engine.table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
 
 # Four hands in deal order (players 2, 3, 4, 1) and nothing special in them.
 P2_TENS = "Th Ts 7c 8d 9s"

@@ -23,7 +23,7 @@ from engine.errors import EngineError
 from engine.events import Event
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.table import Table
-from tests.engine.test_table_helpers import snapshot
+from tests.engine.table_helpers import snapshot
 
 K = ActionKind
 

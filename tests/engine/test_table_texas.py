@@ -24,7 +24,7 @@ from engine.events import (
 )
 from engine.options import TableOptions
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
+from tests.engine.table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
 
 
 def legal(table: Table) -> dict[K, tuple[int, int]]:

@@ -12,7 +12,7 @@ from engine.cards import parse_cards
 from engine.errors import EngineError
 from engine.events import ChipsPosted, HandMucked, HandShown, PostKind, PotAwarded, Street
 from engine.table import Table
-from tests.engine.test_table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
+from tests.engine.table_helpers import K, act, kinds, make_table, of_type, snapshot, stacked
 
 HANDS = ["Th Ts 7c 8d 9s", "Jh Js 7d 8c Ac", "Qh 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"]
 

@@ -39,7 +39,7 @@ from engine.tournament import (
     seat_entrants,
     step_away,
 )
-from tests.engine.test_table_helpers import K, act, of_type, stacked
+from tests.engine.table_helpers import K, act, of_type, stacked
 
 # Poker tradizionale, four players, in deal order 2, 3, 4, 1 (player 1 deals the first hand).
 PLAIN = ["Th Ts 7c 8d 9s", "Jh Js 7d 8c Ac", "Qh 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"]

@@ -24,6 +24,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0004_turn_calls.sql": "f88515a2ca8565e7eb5dd054963f2e3af7709df2d6754da1a3cf971e420dfa00",
         "0005_hand_players.sql": "e8a372f89764c2a00270687e27ad6d8773ada332b81a8f1bbee2b65ee526b125",
         "0006_computers.sql": "2f566b0b4a21a96b9d8822e8b11dcdbfe1dd61ede8fc508be771dd80a93da9d9",
+        "0007_tournaments.sql": "2db1b4177b21c43ea567fc768553267debd3ab6e233c03f45ef499cf7a8237d5",
     },
     "postgresql": {
         "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
@@ -32,6 +33,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0004_turn_calls.sql": "c68ff98aa9e396c9b09e2537e1d5326cf36b8188147bd032e4b3cf97d6c40ecc",
         "0005_hand_players.sql": "47dd9046f4b9fe2697a704e05dd9020475215cfbb15b7e6b2f9934ee844f5953",
         "0006_computers.sql": "c05661f66377d7f700d3678629625724f51a6cff1e6876dc647e9db3e9029b75",
+        "0007_tournaments.sql": "da5bbf2730ab4ee2af30c9a57b55db3136be1618e4756d7dd3155ea285aa0001",
     },
 }
 TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}

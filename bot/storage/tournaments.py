@@ -1,0 +1,363 @@
+"""Tournaments and their prize pools: every SQL statement of a sit-and-go.
+
+A tournament's prize pool is the pot of a `poker_tables` row made for it (its *pool table*), so the
+buy-ins, refunds and prizes are ordinary double-entry movements between balances and a pot, and
+`ledger.check` proves the pool at every moment like any other pot. The pool table has no seats and
+no hands: the players' tournament chips are not server chips and live only in the tournament's
+stored state (the engine's ``Tournament.to_dict()`` and ``Table.to_dict()``), never in a seat.
+
+Every change of a tournament is one transaction that writes the ledger and the state together: a
+registration debits the balance, credits the pool and stores the state listing the new entrant;
+the last hand's boundary flips the status to 'finito', pays every prize and empties the pool, so a
+crash before the commit replays that hand and a crash after it finds nothing left to pay. All
+functions run inside a transaction opened by `Storage`; none of them commits.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import tables
+from bot.storage.errors import LedgerMismatch, StorageError, TableAlreadyOpen
+from bot.storage.ledger import Entry, credit, debit, ensure_account, record
+from bot.storage.sql import Conn
+
+__all__ = [
+    "TournamentGone",
+    "TournamentRow",
+    "cancel",
+    "check",
+    "create",
+    "finish",
+    "live",
+    "mark_announced",
+    "register",
+    "save",
+    "set_message",
+    "start",
+    "unregister",
+]
+
+LIVE = ("iscrizioni", "in_corso")
+
+
+class TournamentGone(StorageError):
+    """The tournament is not in the state the change needs (already started, finished or cancelled)."""
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One tournament as stored: ``config`` and ``state`` are the JSON the bot wrote."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    pool_table_id: int
+    config: dict[str, Any]
+    state: dict[str, Any]
+    status: str
+    pool: int
+    message_id: int | None
+    announced: bool
+
+
+_COLUMNS = (
+    "t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, t.config, t.state, t.status,"
+    " p.pot, t.message_id, t.announced"
+)
+
+
+def _row(values: tuple[Any, ...]) -> TournamentRow:
+    tid, guild, channel, creator, pool_table, config, state, status, pot, message, announced = values
+    return TournamentRow(
+        id=int(tid),
+        guild_id=int(guild),
+        channel_id=int(channel),
+        creator_id=int(creator),
+        pool_table_id=int(pool_table),
+        config=json.loads(config),
+        state=json.loads(state),
+        status=str(status),
+        pool=int(pot),
+        message_id=None if message is None else int(message),
+        announced=bool(announced),
+    )
+
+
+async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: str) -> TournamentRow:
+    """Lock the tournament's pool table and read the tournament; refuse when not in ``statuses``."""
+    found = await conn.fetchone("SELECT pool_table_id FROM tournaments WHERE id = ?", (tournament_id,))
+    if found is None:
+        raise TournamentGone("Questo torneo non esiste.")
+    await conn.lock_table(int(found[0]))
+    row = await conn.fetchone(
+        f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
+        " WHERE t.id = ?",
+        (tournament_id,),
+    )
+    assert row is not None
+    tournament = _row(row)
+    owner = await conn.fetchone("SELECT owner FROM poker_tables WHERE id = ?", (tournament.pool_table_id,))
+    tables._check_owner(None if owner is None or owner[0] is None else str(owner[0]), token)
+    if tournament.status not in statuses:
+        raise TournamentGone(
+            "Questo torneo è già iniziato."
+            if tournament.status == "in_corso"
+            else "Questo torneo è concluso."
+        )
+    return tournament
+
+
+async def _save_state(conn: Conn, tournament_id: int, state_json: str) -> None:
+    await conn.execute("UPDATE tournaments SET state = ? WHERE id = ?", (state_json, tournament_id))
+
+
+async def _close_pool(conn: Conn, pool_table_id: int, now: int) -> None:
+    await conn.execute(
+        "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE id = ? AND pot = 0",
+        (now, pool_table_id),
+    )
+
+
+async def create(
+    conn: Conn,
+    *,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    variant: str,
+    config_json: str,
+    state_json: str,
+    owner: str | None,
+    now: int,
+) -> TournamentRow:
+    """The tournament and its pool table; refused when the channel has an open table or tournament."""
+    try:
+        pool_table_id = await tables.create_table(
+            conn,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=creator_id,
+            variant=variant,
+            options_json='{"torneo":true}',
+            state_json="{}",
+            owner=owner,
+            now=now,
+        )
+    except TableAlreadyOpen:
+        raise TableAlreadyOpen("In questo canale c'è già un tavolo o un torneo aperto.") from None
+    [(tid,)] = await conn.fetch(
+        "INSERT INTO tournaments (guild_id, channel_id, creator_id, pool_table_id, config, state, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (guild_id, channel_id, creator_id, pool_table_id, config_json, state_json, now),
+    )
+    return TournamentRow(
+        int(tid),
+        guild_id,
+        channel_id,
+        creator_id,
+        pool_table_id,
+        json.loads(config_json),
+        json.loads(state_json),
+        "iscrizioni",
+        0,
+        None,
+        False,
+    )
+
+
+async def register(
+    conn: Conn,
+    *,
+    tournament_id: int,
+    user_id: int,
+    buy_in: int,
+    state_json: str,
+    starting_chips: int,
+    token: str | None,
+    now: int,
+) -> None:
+    """The buy-in from the balance into the pool, and the state that lists the new entrant."""
+    t = await _locked(conn, tournament_id, token, "iscrizioni")
+    await ensure_account(conn, t.guild_id, user_id, starting_chips=starting_chips, now=now)
+    if buy_in > 0:
+        await debit(conn, t.guild_id, user_id, buy_in)
+        await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool + buy_in)
+        await record(
+            conn,
+            guild_id=t.guild_id,
+            reason="buy_in",
+            entries=[
+                Entry("balance", -buy_in, user_id=user_id),
+                Entry("pot", buy_in, table_id=t.pool_table_id),
+            ],
+            table_id=t.pool_table_id,
+            tournament_id=tournament_id,
+            now=now,
+        )
+    await _save_state(conn, tournament_id, state_json)
+
+
+async def _refund(conn: Conn, t: TournamentRow, refunds: Mapping[int, int], now: int) -> int:
+    """Every refund from the pool back to a balance in one movement; returns the pool left."""
+    total = sum(refunds.values())
+    if total > t.pool or any(v < 0 for v in refunds.values()):
+        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può restituirne {total}.")
+    for user_id, amount in refunds.items():
+        if amount:
+            await credit(conn, t.guild_id, user_id, amount)
+    await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
+    await record(
+        conn,
+        guild_id=t.guild_id,
+        reason="refund",
+        entries=[
+            *(Entry("balance", a, user_id=u) for u, a in refunds.items()),
+            Entry("pot", -total, table_id=t.pool_table_id),
+        ],
+        table_id=t.pool_table_id,
+        tournament_id=t.id,
+        now=now,
+    )
+    return t.pool - total
+
+
+async def unregister(
+    conn: Conn, *, tournament_id: int, user_id: int, refund: int, state_json: str, token: str | None, now: int
+) -> None:
+    """A withdrawal before the start: the buy-in back to the balance, the state without him."""
+    t = await _locked(conn, tournament_id, token, "iscrizioni")
+    await _refund(conn, t, {user_id: refund}, now)
+    await _save_state(conn, tournament_id, state_json)
+
+
+async def cancel(
+    conn: Conn,
+    *,
+    tournament_id: int,
+    refunds: Mapping[int, int],
+    state_json: str,
+    token: str | None,
+    now: int,
+) -> None:
+    """Call the tournament off: every buy-in back, the pool emptied and closed."""
+    t = await _locked(conn, tournament_id, token, *LIVE)
+    if sum(refunds.values()) != t.pool:
+        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches, i rimborsi {sum(refunds.values())}.")
+    await _refund(conn, t, refunds, now)
+    await conn.execute(
+        "UPDATE tournaments SET status = 'annullato', state = ?, finished_at = ?, announced = 1 WHERE id = ?",
+        (state_json, now, tournament_id),
+    )
+    await _close_pool(conn, t.pool_table_id, now)
+
+
+async def start(conn: Conn, *, tournament_id: int, state_json: str, token: str | None) -> None:
+    """Registration closed: the first state of play."""
+    await _locked(conn, tournament_id, token, "iscrizioni")
+    await conn.execute(
+        "UPDATE tournaments SET status = 'in_corso', state = ? WHERE id = ?", (state_json, tournament_id)
+    )
+
+
+async def save(conn: Conn, *, tournament_id: int, state_json: str, token: str | None) -> None:
+    """The state at a hand boundary (the tournament and its table together)."""
+    await _locked(conn, tournament_id, token, "in_corso")
+    await _save_state(conn, tournament_id, state_json)
+
+
+async def finish(
+    conn: Conn,
+    *,
+    tournament_id: int,
+    prizes: Mapping[int, int],
+    state_json: str,
+    token: str | None,
+    now: int,
+) -> bool:
+    """The last boundary: status 'finito', every prize paid and the pool emptied, in one transaction.
+
+    Idempotent: a tournament already finished is left alone and False is returned (its prizes
+    were paid by the transaction that finished it)."""
+    row = await conn.fetchone("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
+    if row is not None and str(row[0]) == "finito":
+        return False
+    t = await _locked(conn, tournament_id, token, "in_corso")
+    if any(v < 0 for v in prizes.values()) or sum(prizes.values()) != t.pool:
+        raise LedgerMismatch(f"I premi sommano {sum(prizes.values())} fiches, il montepremi {t.pool}.")
+    changed = await conn.execute(
+        "UPDATE tournaments SET status = 'finito', state = ?, finished_at = ?"
+        " WHERE id = ? AND status = 'in_corso'",
+        (state_json, now, tournament_id),
+    )
+    if changed != 1:  # pragma: no cover - the pool table's lock serialises writers
+        return False
+    paid = {u: a for u, a in prizes.items() if a}
+    for user_id, amount in paid.items():
+        await credit(conn, t.guild_id, user_id, amount)
+    if t.pool:
+        await tables._set_pot(conn, t.pool_table_id, t.pool, 0)
+    await record(
+        conn,
+        guild_id=t.guild_id,
+        reason="close",
+        entries=[
+            *(Entry("balance", a, user_id=u) for u, a in paid.items()),
+            Entry("pot", -t.pool, table_id=t.pool_table_id),
+        ],
+        table_id=t.pool_table_id,
+        tournament_id=tournament_id,
+        now=now,
+    )
+    await _close_pool(conn, t.pool_table_id, now)
+    return True
+
+
+async def set_message(conn: Conn, *, tournament_id: int, message_id: int | None) -> None:
+    await conn.execute("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
+
+
+async def mark_announced(conn: Conn, *, tournament_id: int) -> None:
+    await conn.execute("UPDATE tournaments SET announced = 1 WHERE id = ?", (tournament_id,))
+
+
+async def live(
+    conn: Conn, tournament_id: int | None = None, shards: tables.Shards | None = None
+) -> list[TournamentRow]:
+    """The tournaments still to play or to announce (or only ``tournament_id``, whatever its status),
+    of the guilds on ``shards`` when given (as `tables.open_tables`)."""
+    where, args = tables._shard_filter(shards, alias="t")
+    rows = await conn.fetch(
+        f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
+        " WHERE ((CAST(? AS BIGINT) IS NULL AND (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0))"
+        f" OR t.id = ?){where} ORDER BY t.id",
+        (tournament_id, tournament_id, *args),
+    )
+    return [_row(r) for r in rows]
+
+
+async def check(conn: Conn, guild_id: int | None) -> list[str]:
+    """The pools against the tournaments: a live tournament's pool holds exactly one buy-in per
+    entrant its state lists; a finished or cancelled one's pool table is closed and empty."""
+    problems: list[str] = []
+    rows = await conn.fetch(
+        "SELECT t.id, t.status, t.config, t.state, p.pot, p.status FROM tournaments AS t"
+        " JOIN poker_tables AS p ON p.id = t.pool_table_id"
+        " WHERE CAST(? AS BIGINT) IS NULL OR t.guild_id = ?",
+        (guild_id, guild_id),
+    )
+    for tid, status, config, state, pot, pool_status in rows:
+        if status in LIVE:
+            buy_in = int(json.loads(config).get("buy_in", 0))
+            entrants = len(json.loads(state).get("tournament", {}).get("players", []))
+            if int(pot) != buy_in * entrants or pool_status != "open":
+                problems.append(
+                    f"tournament {tid}: pool {pot} ({pool_status}) but {entrants} entrants of {buy_in}"
+                )
+        elif int(pot) != 0 or pool_status != "closed":
+            problems.append(f"tournament {tid} is {status} but its pool holds {pot} ({pool_status})")
+    return problems

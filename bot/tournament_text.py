@@ -1,0 +1,146 @@
+"""What a tournament says in the channel: the announcement, the status, level changes, eliminations
+and the final standings (Italian, like every text players read)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from bot.render import COLOUR, chips, mention, variant_name
+from engine.options import Variant
+from engine.tournament import LevelUp, Phase, PlayerEliminated, Tournament
+
+__all__ = [
+    "announcement",
+    "elimination_text",
+    "level_text",
+    "ordinal",
+    "picture_rows",
+    "refund_text",
+    "status_embed",
+    "table_title",
+    "winners_text",
+]
+
+
+def ordinal(place: int) -> str:
+    return f"{place}°"
+
+
+def _stakes(tournament: Tournament) -> str:
+    return tournament.level.describe(tournament.config.options.variant)
+
+
+def _ritmo(tournament: Tournament) -> str:
+    ritmo = tournament.config.ritmo
+    unit = "minuti" if ritmo.by_time else "mani"
+    return f"un livello ogni {ritmo.every} {unit}"
+
+
+def _payout_line(tournament: Tournament) -> str:
+    if tournament.structure is None:
+        payout = tournament.config.payout
+        how = str(payout) if payout is not None else "secondo il numero di iscritti"
+        return f"Montepremi {chips(tournament.pool)}, ripartizione {how}."
+    prizes = [p for p in tournament.prizes() if p]
+    if not prizes:
+        return f"Montepremi {chips(tournament.pool)} ({tournament.structure}): si gioca per la gloria."
+    paid = ", ".join(f"{ordinal(i)} {chips(p)}" for i, p in enumerate(prizes, start=1))
+    return f"Montepremi {chips(tournament.pool)} ({tournament.structure}): {paid}."
+
+
+def announcement(creator: int, tournament: Tournament) -> str:
+    config = tournament.config
+    variant = config.options.variant
+    return (
+        f"{mention(creator)} organizza un torneo di {variant_name(variant)}: iscrizione "
+        f"{chips(config.buy_in)}, {config.max_players} posti, {chips(config.stack)} di gettoni a testa, "
+        f"struttura {config.schedule.kind}, {_ritmo(tournament)}; si parte da {_stakes(tournament)}. "
+        "Iscrivetevi con /torneo iscriviti."
+    )
+
+
+def table_title(tournament: Tournament) -> str:
+    """The tournament table message's title: "Torneo di texas: livello 2: bui 20/40"."""
+    return f"Torneo di {variant_name(tournament.config.options.variant)}: {_stakes(tournament)}"
+
+
+def level_text(event: LevelUp, variant: Variant) -> str:
+    return f"Salgono le puntate: dalla prossima mano {event.level.describe(variant)}."
+
+
+def elimination_text(event: PlayerEliminated) -> str:
+    prize = f", premio {chips(event.prize)}" if event.prize else ""
+    shared = (
+        f" (a pari merito con {', '.join(mention(p) for p in event.tied_with)})" if event.tied_with else ""
+    )
+    return f"{mention(event.player)} è eliminato: {ordinal(event.place)} posto{shared}{prize}."
+
+
+def winners_text(tournament: Tournament) -> str:
+    """The final standings, best first."""
+    lines = [f"Torneo finito dopo {tournament.hands_played} mani. Classifica finale:"]
+    for standing in tournament.standings():
+        prize = f": {chips(standing.prize)}" if standing.prize else ""
+        lines.append(f"{ordinal(standing.place or 1)} {mention(standing.player)}{prize}")
+    return "\n".join(lines)
+
+
+def status_embed(tournament: Tournament, now: float | None = None) -> discord.Embed:
+    """/torneo stato: the level and when the next comes, stacks, average, players left, payouts."""
+    now = time.time() if now is None else now
+    config = tournament.config
+    variant = config.options.variant
+    title = f"Torneo di {variant_name(variant)}"
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if tournament.phase is Phase.ISCRIZIONI:
+        entrants = ", ".join(mention(p) for p in tournament.players) or "nessuno"
+        embed.description = (
+            f"Iscrizioni aperte: {len(tournament.players)} di {config.max_players} ({entrants}). "
+            f"Iscrizione {chips(config.buy_in)}, {chips(config.stack)} di gettoni a testa, "
+            f"{_ritmo(tournament)}, si parte da {_stakes(tournament)}."
+        )
+        embed.add_field(name="Premi", value=_payout_line(tournament), inline=False)
+        return embed
+    lines = [f"Livello {_stakes(tournament)}."]
+    if tournament.phase is Phase.IN_CORSO:
+        following = config.schedule.level(tournament.level_number + 1).describe(variant)
+        hands = tournament.hands_to_next_level()
+        seconds = tournament.seconds_to_next_level(now)
+        if hands is not None:
+            when = "dopo questa mano" if hands <= 1 else f"tra {hands} mani"
+        else:
+            when = f"<t:{int(now + max(0.0, seconds or 0.0))}:R> (alla fine della mano in corso)"
+        lines.append(f"Prossimo {following}: {when}.")
+    alive = tournament.stacks()
+    if alive:
+        average = sum(alive.values()) // len(alive)
+        lines.append(
+            f"In gioco {len(alive)} di {len(tournament.players)}; stack medio {chips(average)}; "
+            f"mani giocate {tournament.hands_played}."
+        )
+    embed.description = "\n".join(lines)
+    standings = []
+    for s in tournament.standings():
+        if s.place is None:
+            away = " (assente)" if s.player in tournament.away else ""
+            standings.append(f"{mention(s.player)}: {chips(s.stack)}{away}")
+        else:
+            prize = f", {chips(s.prize)}" if s.prize else ""
+            standings.append(f"{ordinal(s.place)} {mention(s.player)}{prize}")
+    embed.add_field(name="Giocatori", value="\n".join(standings)[:1024] or "—", inline=False)
+    embed.add_field(name="Premi", value=_payout_line(tournament), inline=False)
+    return embed
+
+
+def picture_rows(tournament: Tournament, names: Mapping[int, str]) -> list[tuple[int, str, int]]:
+    """(place, name, prize) of every entrant, best first, for the standings picture."""
+    return [(s.place or 1, names.get(s.player, str(s.player)), s.prize) for s in tournament.standings()]
+
+
+def refund_text(refunds: Sequence[int], amount: int) -> str:
+    if not refunds or not amount:
+        return "Nessuna iscrizione da restituire."
+    return f"{chips(amount)} tornano nel saldo di {', '.join(mention(p) for p in refunds)}."

@@ -1,0 +1,433 @@
+"""Sit-and-go tournaments on Discord: registration, the hands dealt one after another, the prizes.
+
+One tournament per channel or thread, never beside a cash table (the ledger's one-open-table index
+holds the tournament's prize pool, bot/storage/tournaments.py). Everything a tournament changes
+happens under the channel's lock (`TableRegistry.channel`), the same lock its table's commands take.
+
+Play reuses the table session (bot/session.py): once the tournament starts, its engine `Table`
+becomes a `LiveTable` of the registry with `tournament` set, so the table message, the buttons,
+the DMs and the turn timer work exactly as at a cash table. The difference is the hand boundary:
+instead of the cash ledger's seats, `TableRegistry.apply` calls `hand_ended` here, which reports
+the stacks to the engine's `Tournament` (``engine.tournament.close_hand``) and stores the
+tournament and its table in one transaction. The players' tournament chips never touch a balance.
+
+- A level change, an elimination and the end are announced in the channel; the next hand is dealt
+  by a task after a short pause (`Settings.tournament_pause`), at the current level's stakes.
+- The last boundary is stored by `Storage.finish_tournament`: the final state, the status flip and
+  every prize in one transaction, so the payout happens once whatever crashes when.
+- After a restart the tournament comes back from its last stored state: a hand in progress is
+  cancelled (it is played again from the same stacks, at the same level), a time-based level clock
+  goes on with the time that was left (``Tournament.resume``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import render, tournament_text
+from bot.errors import UserError
+from bot.pictures import StandingRow, standings_png
+from bot.storage import StorageError
+from bot.storage.tournaments import TournamentRow
+from bot.tables import LiveTable
+from engine.errors import EngineError
+from engine.table import Table
+from engine.tournament import (
+    LevelUp,
+    Phase,
+    PlayerEliminated,
+    Tournament,
+    TournamentConfig,
+    TournamentEvent,
+    TournamentFinished,
+    close_hand,
+    deal,
+    seat_entrants,
+)
+
+if TYPE_CHECKING:
+    from bot.client import PokerBot
+    from bot.session import DM
+
+__all__ = ["LiveTournament", "Tournaments"]
+
+log = logging.getLogger(__name__)
+
+NO_TOURNAMENT = "In questo canale non c'è un torneo: creane uno con /torneo nuovo."
+TOURNAMENT_EXISTS = "In questo canale c'è già un torneo: usa /torneo stato per vederlo."
+TABLE_HERE = "In questo canale c'è un tavolo aperto: il torneo va creato in un altro canale o thread."
+NOT_CREATOR = "Solo chi ha creato il torneo può farlo iniziare."
+CANCEL_REFUSED = "Solo chi ha creato il torneo o chi ha il permesso «Gestisci server» può annullarlo."
+CANCEL_STARTED = "Il torneo è già iniziato: non si può più annullare."
+PAYOUT_RETRY = 5.0
+"""Seconds between attempts to store the last boundary of a tournament (the payout) after a failure."""
+
+
+@dataclass(eq=False)
+class LiveTournament:
+    """One tournament of a channel, from its announcement to its standings."""
+
+    owner: Tournaments
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    pool_table_id: int
+    tournament: Tournament
+    names: dict[int, str] = field(default_factory=dict)
+    live: LiveTable | None = None
+    task: asyncio.Task[None] | None = None
+    rng: random.Random = field(default_factory=secrets.SystemRandom)
+
+    def state(self, running: bool = False) -> dict[str, Any]:
+        """What is stored: the tournament and its table at the last boundary, and the names for the
+        standings picture; ``running`` notes that a hand was dealt from this state (a restart then
+        cancels it)."""
+        return {
+            "tournament": dict(self.tournament.to_dict()),
+            "table": None if self.live is None else self.live.table.to_dict(),
+            "names": {str(k): v for k, v in self.names.items()},
+            "running": running,
+        }
+
+    # The table's hook (bot/tables.py TournamentHook) ------------------------------------------------
+
+    async def hand_ended(self, live: LiveTable) -> None:
+        await self.owner.hand_ended(self, live)
+
+    async def remember_message(self, live: LiveTable) -> None:
+        await self.owner.bot.storage.set_tournament_message(self.id, live.message_id)
+
+    def title(self) -> str:
+        return tournament_text.table_title(self.tournament)
+
+
+class Tournaments:
+    """Every tournament of the bot, by channel (see the module docstring)."""
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+        self.pause = bot.settings.tournament_pause
+        self._by_channel: dict[int, LiveTournament] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+
+    def get(self, channel_id: int) -> LiveTournament | None:
+        return self._by_channel.get(channel_id)
+
+    def require(self, channel_id: int) -> LiveTournament:
+        run = self._by_channel.get(channel_id)
+        if run is None:
+            raise UserError(NO_TOURNAMENT)
+        return run
+
+    # Registration ---------------------------------------------------------------------------------
+
+    async def create(
+        self, guild_id: int, channel_id: int, creator: int, config: TournamentConfig
+    ) -> LiveTournament:
+        """Announce a tournament (the caller holds the channel lock)."""
+        if channel_id in self._by_channel:
+            raise UserError(TOURNAMENT_EXISTS)
+        if self.bot.tables.get(channel_id) is not None:
+            raise UserError(TABLE_HERE)
+        tournament = Tournament(config)
+        stored = {"tournament": dict(tournament.to_dict()), "table": None, "names": {}, "running": False}
+        row = await self.bot.storage.create_tournament(
+            guild_id, channel_id, creator, str(config.options.variant), dict(config.to_dict()), stored
+        )
+        run = LiveTournament(self, row.id, guild_id, channel_id, creator, row.pool_table_id, tournament)
+        self._by_channel[channel_id] = run
+        return run
+
+    async def register(self, run: LiveTournament, player: int, name: str) -> bool:
+        """Pay the buy-in and enter; True when the tournament is now full (it then starts)."""
+        t = run.tournament
+        t.register(player)  # EngineError: closed, already in, full
+        run.names[player] = name
+        try:
+            await self.bot.storage.register_tournament(run.id, player, t.config.buy_in, run.state())
+        except BaseException:
+            t.unregister(player)
+            run.names.pop(player, None)
+            raise
+        return len(t.players) >= t.config.max_players
+
+    async def unregister(self, run: LiveTournament, player: int) -> None:
+        t = run.tournament
+        before = list(t.players)
+        t.unregister(player)
+        try:
+            await self.bot.storage.unregister_tournament(run.id, player, t.config.buy_in, run.state())
+        except BaseException:
+            t.players = before  # back as he was, in his place of the registration order
+            raise
+
+    async def cancel(self, run: LiveTournament) -> list[int]:
+        """Call off a tournament before its first hand: every buy-in back. Returns who was refunded."""
+        t = run.tournament
+        if t.hands_played or (run.live is not None and run.live.table.hand_running):
+            raise UserError(CANCEL_STARTED)
+        before = t.to_dict()
+        t.cancel()
+        refunds = dict.fromkeys(t.players, t.config.buy_in)
+        try:
+            await self.bot.storage.cancel_tournament(run.id, refunds, run.state())
+        except BaseException:
+            run.tournament = Tournament.from_dict(before)
+            raise
+        if run.live is not None:
+            self._let_go(run.live)
+        self._drop(run)
+        return list(t.players)
+
+    async def start(self, run: LiveTournament) -> None:
+        """Close the registrations, draw the seats, deal the first hand (the caller holds the lock)."""
+        t = run.tournament
+        before = t.to_dict()
+        t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
+        order = list(t.players)
+        run.rng.shuffle(order)
+        table = seat_entrants(t, order, rng=run.rng)
+        lock = self.bot.tables.lock(run.channel_id)
+        live = LiveTable(
+            id=run.pool_table_id,
+            guild_id=run.guild_id,
+            channel_id=run.channel_id,
+            creator_id=run.creator_id,
+            options=table.options,
+            table=table,
+            lock=lock,
+        )
+        live.tournament = run
+        run.live = live
+        try:
+            await self.bot.storage.start_tournament(run.id, run.state())
+        except BaseException:
+            run.tournament, run.live = Tournament.from_dict(before), None
+            raise
+        self.bot.tables.attach(live)
+        self._next_hand(run, 0.0)
+
+    # Hands ----------------------------------------------------------------------------------------
+
+    def _spawn(self, run: LiveTournament, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro, name=f"torneo-{run.id}")
+        run.task = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _next_hand(self, run: LiveTournament, delay: float) -> None:
+        if not self._closing:
+            self._spawn(run, self._deal_later(run, delay))
+
+    async def _deal_later(self, run: LiveTournament, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if run.live is not None and run.live.cancelled_hand is not None:
+            # After a restart: the cancelled hand's message says so before the next hand is dealt.
+            await self.bot.sessions.of(run.live).flush(5.0)
+        dms: list[DM] = []
+        try:
+            async with self.bot.tables.channel(run.channel_id) as live:
+                if live is None or live is not run.live or run.tournament.phase is not Phase.IN_CORSO:
+                    return
+                if live.table.hand_running:
+                    return
+                dms = await self._deal(run, live)
+        except UserError:
+            return  # the bot is shutting down: the restart deals from the stored state
+        await self.bot.sessions.deliver(run.channel_id, dms)
+
+    async def _deal(self, run: LiveTournament, live: LiveTable) -> list[DM]:
+        t = run.tournament
+        _sync_came_back(t, live.table)
+        try:
+            table, events = deal(live.table, t, rng=run.rng, deck=self.bot.tables.next_deck(run.channel_id))
+        except EngineError as exc:  # pragma: no cover - the engine deals whenever two players have chips
+            log.warning("Tournament %s: the next hand cannot be dealt: %s", run.id, exc)
+            return []
+        live.table, live.options = table, table.options
+        live.dealt = frozenset(table.seats())
+        live.cancelled_hand = None
+        live.hand_events = [e for e in events if e.private_to is None]
+        session = self.bot.sessions.of(live)
+        previous, live.message_id = live.message_id, None
+        session.retire(previous)
+        dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
+        try:
+            await self.bot.storage.save_tournament(run.id, run.state(running=True))
+        except StorageError as exc:
+            log.warning("Tournament %s: the dealt hand was not noted: %s", run.id, exc)
+        if not table.hand_running:  # everyone all-in from the forced bets: over at once
+            live.dealt = frozenset()
+            # No turn, so no table message: the channel reads the result here.
+            lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
+            await self._send(run, content="\n".join(lines)[:2000])
+            await self.hand_ended(run, live)
+        return dms
+
+    async def hand_ended(self, run: LiveTournament, live: LiveTable) -> None:
+        """The hand boundary (under the lock): the stacks to the tournament, the state stored."""
+        t = run.tournament
+        _sync_came_back(t, live.table)
+        events = close_hand(live.table, t, now=time.time())
+        finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
+        if finished is None:
+            try:
+                await self.bot.storage.save_tournament(run.id, run.state())
+            except StorageError as exc:
+                log.warning("Tournament %s: the hand boundary was not stored: %s", run.id, exc)
+            self._spawn(run, self._after_hand(run, events))
+            return
+        self.bot.sessions.timers.cancel(run.channel_id)
+        self._spawn(run, self._finish(run, events))
+
+    async def _after_hand(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
+        await self._announce(run, events)
+        self._next_hand(run, self.pause)
+
+    async def _announce(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
+        variant = run.tournament.config.options.variant
+        # The players out first, the last place first; then the new stakes.
+        out = sorted((e for e in events if isinstance(e, PlayerEliminated)), key=lambda e: -e.place)
+        lines = [tournament_text.elimination_text(e) for e in out]
+        lines += [tournament_text.level_text(e, variant) for e in events if isinstance(e, LevelUp)]
+        if lines:
+            await self._send(run, content="\n".join(lines))
+
+    async def _send(self, run: LiveTournament, **message: Any) -> None:
+        channel = self.bot.get_partial_messageable(run.channel_id)
+        try:
+            await channel.send(**message)
+        except (discord.HTTPException, OSError) as exc:
+            log.warning("Tournament %s: a message to its channel failed: %s", run.id, exc)
+
+    async def _finish(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
+        """Store the last boundary with every prize (retried until the database takes it), then
+        post the standings and let the channel go."""
+        t = run.tournament
+        prizes = {p: prize for p, (_, prize) in t.finishes().items()}
+        while True:
+            try:
+                async with self.bot.tables.channel(run.channel_id):
+                    await self.bot.storage.finish_tournament(run.id, prizes, run.state())
+                    if run.live is not None:
+                        await self.bot.sessions.of(run.live).flush(2.0)  # the last hand's result shown
+                        self._let_go(run.live)
+                break
+            except UserError:
+                return  # shutting down: the restart replays the last hand and pays then
+            except StorageError as exc:
+                log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
+                await asyncio.sleep(PAYOUT_RETRY)
+        await self._announce(run, [e for e in events if not isinstance(e, LevelUp)])
+        await self._standings(run)
+
+    async def _standings(self, run: LiveTournament) -> None:
+        t = run.tournament
+        rows = [
+            StandingRow(place, name, prize)
+            for place, name, prize in tournament_text.picture_rows(t, run.names)
+        ]
+        title = f"Torneo di {render.variant_name(t.config.options.variant)}"
+        try:
+            png = await asyncio.to_thread(standings_png, rows, title=title)
+        except Exception:  # a picture is a nicety: the standings go out as text anyway
+            log.exception("Tournament %s: the standings picture failed", run.id)
+            await self._send(run, content=tournament_text.winners_text(t))
+        else:
+            picture = discord.File(io.BytesIO(png), filename="classifica.png")
+            await self._send(run, content=tournament_text.winners_text(t), file=picture)
+        try:
+            await self.bot.storage.tournament_announced(run.id)
+        except StorageError as exc:
+            log.warning("Tournament %s: could not note the standings as posted: %s", run.id, exc)
+        self._drop(run)
+
+    def _let_go(self, live: LiveTable) -> None:
+        """The tournament's table leaves the registry; its last message loses its buttons."""
+        session = self.bot.sessions.of(live)
+        self.bot.tables.detach(live)
+        session.retire(live.message_id)
+        self.bot.sessions.forget(session)
+
+    def _drop(self, run: LiveTournament) -> None:
+        if self._by_channel.get(run.channel_id) is run:
+            del self._by_channel[run.channel_id]
+
+    # Start-up and shutdown ------------------------------------------------------------------------
+
+    async def restore(self) -> None:
+        """Every stored tournament back: registrations as they were, a running one from its last
+        boundary (a hand in progress cancelled), a finished one's standings posted if they were not."""
+        for row in await self.bot.storage.live_tournaments(**self.bot.shard_selection()):
+            try:
+                await self._restore_one(row)
+            except (EngineError, KeyError, TypeError, ValueError):
+                log.exception("Tournament %s could not be restored; left as it is", row.id)
+
+    async def _restore_one(self, row: TournamentRow) -> None:
+        t = Tournament.from_dict(row.state["tournament"])
+        run = LiveTournament(self, row.id, row.guild_id, row.channel_id, row.creator_id, row.pool_table_id, t)
+        run.names = {int(k): str(v) for k, v in row.state.get("names", {}).items()}
+        if row.status == "finito":
+            self._spawn(run, self._standings(run))
+            return
+        self._by_channel[row.channel_id] = run
+        if row.status != "in_corso":
+            return
+        state = dict(row.state["table"])
+        running = bool(row.state.get("running"))
+        # A new hand number after a restart: no component of an older message matches the next hand.
+        state["hand_number"] = int(state["hand_number"]) + 1
+        table = Table.from_dict(state, rng=run.rng)
+        lock = self.bot.tables.lock(row.channel_id)
+        live = LiveTable(
+            id=row.pool_table_id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            creator_id=row.creator_id,
+            options=table.options,
+            table=table,
+            lock=lock,
+            message_id=row.message_id,
+        )
+        live.tournament = run
+        run.live = live
+        t.resume(time.time())
+        async with lock:
+            self.bot.tables.attach(live)
+        if running and row.message_id is not None:
+            live.cancelled_hand = table.hand_number
+            session = self.bot.sessions.of(live)
+            session.log = [render.CANCELLED_BY_RESTART]
+            session.changed()
+        self._next_hand(run, self.pause)
+
+    async def close(self) -> None:
+        """Stop dealing (the hands in progress are cancelled by the restart, as at a cash table)."""
+        self._closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def _sync_came_back(tournament: Tournament, table: Table) -> None:
+    """An away player whose seat no longer sits out came back (the Rientro button, /tavolo rientra)."""
+    sitting = {seat.player for seat in table.public_view().seats if seat.sitting_out}
+    for player in sorted(tournament.away):
+        if player not in sitting and player in tournament.alive():
+            tournament.set_away(player, False)
