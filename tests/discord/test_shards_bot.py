@@ -153,3 +153,27 @@ async def test_one_shard_of_one_connects_like_discord_says(fake_discord: FakeDis
         )
     finally:
         await running.close()
+
+
+async def test_a_process_restores_only_the_tournaments_of_its_shards(
+    two_shards: FakeDiscord, tmp_path: Path
+) -> None:
+    """Announced tournaments in both servers; the next start on one shard takes back its own only."""
+    fake = two_shards
+    running = await run_bot(fake, sharded_settings(fake, tmp_path, (0, 1)))
+    try:
+        for channel in ("poker", "altro"):
+            announced = await fake.slash(
+                fake.user("alice"), "torneo nuovo", channel=channel, variante="texas"
+            )
+            assert not announced.ephemeral, announced.content
+    finally:
+        await running.close()
+    mine = fake.shard_of(fake.guild_id)
+    running = await run_bot(fake, sharded_settings(fake, tmp_path, (mine,)))
+    try:
+        bot: Any = running.client
+        assert bot.tournaments.get(fake.channel("poker").id) is not None
+        assert bot.tournaments.get(fake.channel("altro").id) is None
+    finally:
+        await running.close()
