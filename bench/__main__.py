@@ -15,6 +15,7 @@ BENCHMARKS = (
     "bench.bench_discord",
     "bench.bench_render",
     "bench.bench_ai",
+    "bench.bench_capacity",
 )
 
 

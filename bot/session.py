@@ -24,10 +24,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import aiohttp
 import discord
+from discord.http import handle_message_parameters
 
 from bot import reading, render, views
 from bot.card_pictures import TablePicture, hand_files, hand_picture, showdown_rows
@@ -105,10 +106,6 @@ def not_your_turn(to_act: int | None) -> str:
     if to_act is None:
         return NOT_YOUR_TURN
     return f"Non è il tuo turno: tocca a {render.mention(to_act)}."
-
-
-class _Sendable(Protocol):
-    async def send(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 def channel_of(interaction: discord.Interaction) -> int:
@@ -320,16 +317,21 @@ class TableSession:
                 return
             live = self.live
             if live.message_id is None or live.table.hand_number != self.message_hand:
-                # No message yet, or a new hand whose message its dealer is posting: nothing to edit.
-                if live.message_id is None and live.table.hand_running:
+                # A new hand whose message its dealer is posting (post_new_hand, the first hand included:
+                # a second post would leave his answer stale): nothing to edit. No message for the hand
+                # shown (his answer failed): post it.
+                if (
+                    live.message_id is None
+                    and live.table.hand_running
+                    and self.message_hand == live.table.hand_number
+                ):
                     await self._post()
                 self._shown = max(self._shown, version)
                 return
-            channel = self.owner.bot.get_partial_messageable(live.channel_id)
             message_id = live.message_id
             files, key = self.picture.edit_files(message_id)
             try:
-                await channel.get_partial_message(message_id).edit(**self.render(), **files)
+                await edit_raw(self.owner.bot, live.channel_id, message_id, **self.render(), **files)
                 self.picture.uploaded(message_id, key)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_CHANNEL:
@@ -341,20 +343,18 @@ class TableSession:
     async def _post(self) -> None:
         """Post the table message anew through the channel and store its id."""
         live = self.live
-        channel = self.owner.bot.get_partial_messageable(live.channel_id)
         files, key = self.picture.send_files()
-        posted = await channel.send(**self.render(), **files)
-        self.picture.uploaded(posted.id, key)
-        live.message_id = posted.id
+        posted = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
+        self.picture.uploaded(posted, key)
+        live.message_id = posted
         self.message_hand = live.table.hand_number
         await self.remember_message()
 
     async def _take_buttons_off(self, message_id: int) -> None:
         if message_id == self.live.message_id and not self.closed:
             return  # it became the table message again: the renderer shows its buttons
-        message = self.owner.bot.get_partial_messageable(self.channel_id).get_partial_message(message_id)
         try:
-            await message.edit(view=None)
+            await edit_raw(self.owner.bot, self.channel_id, message_id, view=None)
         except discord.NotFound:
             return  # deleted: no button left to take off
         except discord.HTTPException as exc:
@@ -405,6 +405,11 @@ class TableSession:
             self.picture.uploaded(message_id, key)
             self._shown = max(self._shown, version)
 
+    def post_by_renderer(self) -> None:
+        """A hand dealt with no interaction to answer (a tournament deals by itself): the renderer
+        posts its table message, as when the dealer's answer failed."""
+        self.message_hand = self.live.table.hand_number
+
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
         """The new hand's table message: the answer of who dealt it (or a channel post if deferred)."""
         live = self.live
@@ -413,9 +418,7 @@ class TableSession:
         files, key = self.picture.send_files()
         try:
             if interaction.response.is_done():  # deferred privately while the table was busy
-                channel = self.owner.bot.get_partial_messageable(live.channel_id)
-                posted = await channel.send(**self.render(), **files)
-                message_id: int = posted.id
+                message_id: int = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
                 await interaction.followup.send(DONE, ephemeral=True)
             else:
                 response = await interaction.response.send_message(**self.render(), **files)
@@ -427,6 +430,7 @@ class TableSession:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
             live.message_id = None
+            self.message_hand = live.table.hand_number  # no message for it: the renderer posts one
             self.retire(previous)
             self.changed()
             return
@@ -587,14 +591,14 @@ class Sessions:
 
     # Private cards --------------------------------------------------------------------------------
 
-    async def _dm_channel(self, player: int) -> _Sendable:
+    async def _dm_channel(self, player: int) -> int:
         """The player's DM channel, opened once: discord.py's cache forgets all but 128 of them."""
         known = self._dm_channels.get(player)
         if known is not None:
-            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
+            return known
         channel = await self.bot.create_dm(discord.Object(id=player))
         self._dm_channels[player] = channel.id
-        return channel
+        return channel.id
 
     async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
         """Send the private cards; a refused DM is noted on the table message, the game goes on."""
@@ -603,7 +607,8 @@ class Sessions:
             if is_computer(player):
                 continue  # he reads his cards from the table (bot/computers.py), never by DM
             try:
-                await (await self._dm_channel(player)).send(text, files=hand_files(picture))
+                extra = {"files": hand_files(picture)} if picture is not None else {}
+                await send_raw(self.bot, await self._dm_channel(player), content=text, **extra)
             except discord.NotFound:
                 self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
                 failed.append(player)
@@ -830,6 +835,24 @@ async def public_answer(interaction: discord.Interaction, bot: discord.Client, *
     if not interaction.response.is_done():
         await interaction.response.send_message(**message)
         return
-    channel = bot.get_partial_messageable(channel_of(interaction))
-    await channel.send(**message)
+    await send_raw(bot, channel_of(interaction), **message)
     await interaction.followup.send(DONE, ephemeral=True)
+
+
+async def send_raw(bot: discord.Client, channel_id: int, **message: Any) -> int:
+    """Post through discord.py's raw route and return the new message's id.
+
+    `Messageable.send` would build a `Message` from Discord's answer, which nothing here reads: that
+    is most of a post's CPU in discord.py. Same payload, same errors (`discord.HTTPException`).
+    """
+    with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **message) as params:
+        data = await bot.http.send_message(channel_id, params=params)
+    return int(data["id"])
+
+
+async def edit_raw(bot: discord.Client, channel_id: int, message_id: int, **message: Any) -> None:
+    """Edit through discord.py's raw route, building no `Message` from the answer (see `send_raw`).
+    The views of the game are stopped (bot/views.py): discord.py would not have stored them either."""
+    mentions = bot.allowed_mentions if "content" in message else None  # as `Message.edit` does
+    with handle_message_parameters(previous_allowed_mentions=mentions, **message) as params:
+        await bot.http.edit_message(channel_id, message_id, params=params)

@@ -29,18 +29,20 @@ import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import render, tournament_text
 from bot.errors import UserError
+from bot.fair_deck import FairDeck
 from bot.pictures import StandingRow, standings_png
 from bot.storage import StorageError
 from bot.storage.tournaments import TournamentRow
 from bot.tables import LiveTable
 from engine.errors import EngineError
+from engine.events import HandStarted
 from engine.table import Table
 from engine.tournament import (
     LevelUp,
@@ -253,17 +255,31 @@ class Tournaments:
         t = run.tournament
         _sync_came_back(t, live.table)
         try:
-            table, events = deal(live.table, t, rng=run.rng, deck=self.bot.tables.next_deck(run.channel_id))
+            deck = self.bot.tables.next_deck(run.channel_id)
+            fair = FairDeck.new() if deck is None else None  # a stacked deck (tests) has no commitment
+            table, events = deal(
+                live.table,
+                t,
+                rng=run.rng,
+                deck=deck,
+                committed=fair.cards if fair is not None else None,
+                reshuffle_rng=fair.reshuffle_rng() if fair is not None else None,
+            )
         except EngineError as exc:  # pragma: no cover - the engine deals whenever two players have chips
             log.warning("Tournament %s: the next hand cannot be dealt: %s", run.id, exc)
             return []
         live.table, live.options = table, table.options
+        if fair is not None:
+            started = next(e for e in events if isinstance(e, HandStarted))
+            fair = replace(fair, players=len(started.players))
+        live.fair = fair
         live.dealt = frozenset(table.seats())
         live.cancelled_hand = None
         live.hand_events = [e for e in events if e.private_to is None]
         session = self.bot.sessions.of(live)
         previous, live.message_id = live.message_id, None
         session.retire(previous)
+        session.post_by_renderer()
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         try:
             await self.bot.storage.save_tournament(run.id, run.state(running=True))

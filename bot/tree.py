@@ -39,6 +39,8 @@ DM_REFUSAL = "Questo comando funziona solo nei canali di un server, non nei mess
 SERVED_ELSEWHERE = (
     "I tavoli di questo server sono gestiti da un'altra istanza del bot: riprova tra qualche secondo."
 )
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction answered after its 3 seconds (or already gone)."""
 UNKNOWN_COMMAND = "Non conosco questo comando: forse è appena stato aggiornato, riprova tra qualche secondo."
 _PERMISSION_NAMES = {
     "manage_guild": "Gestisci server",
@@ -106,12 +108,24 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the player what went wrong; log (with traceback) what was not his fault."""
     text = user_message(error)
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    command = interaction.command.qualified_name if interaction.command else None
+    what = command or f"component {interaction.data.get('custom_id') if interaction.data else None}"
+    if isinstance(cause, discord.NotFound) and cause.code == UNKNOWN_INTERACTION:
+        # Answered after Discord's 3 seconds (a process too busy to answer in time): no bug of ours,
+        # and nothing can reach the player through this interaction any more.
+        log.warning(
+            "Interaction %s expired before its answer (%s, user %s): %s",
+            interaction.id,
+            what,
+            interaction.user.id,
+            cause,
+        )
+        return
     if text is None:
-        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        command = interaction.command.qualified_name if interaction.command else None
         log.error(
             "Unexpected error in %s (guild %s, channel %s, user %s)",
-            command or f"component {interaction.data.get('custom_id') if interaction.data else None}",
+            what,
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,

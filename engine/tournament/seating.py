@@ -87,11 +87,18 @@ def release_carried_pot(table: Table, rng: random.Random | None = None) -> Table
 
 
 def deal(
-    table: Table, tournament: Tournament, rng: random.Random | None = None, deck: Sequence[Card] | None = None
+    table: Table,
+    tournament: Tournament,
+    rng: random.Random | None = None,
+    deck: Sequence[Card] | None = None,
+    *,
+    committed: Sequence[Card] | None = None,
+    reshuffle_rng: random.Random | None = None,
 ) -> tuple[Table, list[Event]]:
     """Start the next hand of the tournament: the current level's stakes, every player dealt in,
     the away ones played as timeouts. Returns the table to use from now on (a new object when the
-    stakes changed or a deadlocked paròl pot was released) and the events of the deal."""
+    stakes changed or a deadlocked paròl pot was released) and the events of the deal.
+    ``committed`` and ``reshuffle_rng`` deal from a committed deck order, as ``Table.start_hand``."""
     table = restake(table, tournament.options_for_current_level(), rng)
     events: list[Event] = []
     for seat in table.public_view().seats:
@@ -99,7 +106,7 @@ def deal(
             events.extend(table.come_back(seat.player))
     if not table.can_start() and len(table.seats()) >= 2:
         table = release_carried_pot(table, rng)
-    events.extend(table.start_hand(deck))
+    events.extend(table.start_hand(deck, committed=committed, reshuffle_rng=reshuffle_rng))
     for player in sorted(tournament.away):
         if player in table.seats() and table.hand_running:
             events.extend(table.sit_out(player))

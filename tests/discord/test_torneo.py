@@ -3,6 +3,8 @@ payouts, eliminations and levels, the refusals, and restarts that lose or pay no
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
@@ -10,6 +12,7 @@ import pytest
 
 from bot.config import ConfigError, Settings
 from bot.timers import ManualClock
+from engine.fairness import verify
 from tests.discord.torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
@@ -318,3 +321,28 @@ async def test_once_started_nobody_withdraws_or_calls_it_off(h: Any) -> None:
     cancel = await h.slash(alice, "torneo annulla")
     assert cancel.ephemeral and cancel.content == "Il torneo è già iniziato: non si può più annullare."
     assert await balances(h, [alice, bob]) == {alice.id: STARTING - BUY_IN, bob.id: STARTING - BUY_IN}
+
+
+async def test_every_tournament_hand_commits_to_its_deck_and_publishes_the_matching_reveal(h: Any) -> None:
+    """The verifiable deck (README "A deck you can verify") at a tournament table too: each hand's
+    table message shows its impronta from its first version, and once the hand is over the string
+    published beside it hashes to that impronta and names every card that was dealt."""
+    users = [h.user(n) for n in ("alice", "bob")]
+    game = Torneo(h)
+    await game.announce(
+        users[0], "texas", buyin=BUY_IN, posti=2, ritmo=2, struttura="raddoppio", premi="vincitore", cip=20
+    )
+    await game.join(users)
+    await game.play_out()
+    digest_re, reveal_re = re.compile(r"`([0-9a-f]{64})`"), re.compile(r"Verifica: `([^`]+)`")
+    hands = [m for m in h.messages("poker") if m.history and "Impronta del mazzo" in json.dumps(m.history[0])]
+    assert hands, "every tournament hand's table message carries its impronta"
+    for message in hands:
+        first = json.dumps(message.history[0], ensure_ascii=False)
+        assert "Verifica:" not in first, "the reveal is secret while the hand runs"
+        [digest] = digest_re.findall(first)
+        revealed = reveal_re.findall(message.text())
+        if revealed:  # hands still running when the tournament ended publish nothing
+            assert hashlib.sha256(revealed[0].encode()).hexdigest() == digest
+            assert verify(revealed[0], digest)
+    assert sum(bool(reveal_re.findall(m.text())) for m in hands) >= 1

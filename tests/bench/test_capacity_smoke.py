@@ -1,0 +1,72 @@
+"""The capacity benchmark (bench/bench_capacity.py) runs end to end and reports what it claims.
+
+A few seconds of two tables, the real bot and the null bot each in its own process: the figures
+must exist and be positive and the JSON must have its shape; how fast anything is is the
+benchmark's business, never asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from bench import bench_capacity
+
+SIDE_KEYS = {
+    "interactions",
+    "seconds",
+    "rate",
+    "cpu_s",
+    "cpu_ms_per_interaction",
+    "p50_ms",
+    "p99_ms",
+    "rest_per_interaction",
+}
+
+
+def test_cpu_seconds_reads_this_process_from_proc() -> None:
+    before = bench_capacity.cpu_seconds(os.getpid())
+    deadline = time.process_time() + 0.05
+    while time.process_time() < deadline:
+        pass
+    assert bench_capacity.cpu_seconds(os.getpid()) > before
+
+
+def test_postgres_without_a_url_is_reported_not_available(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_capacity.main(["--backend", "postgres"]) == 0
+    assert "not available" in capsys.readouterr().out
+
+
+def test_two_tables_and_one_ramp_step_give_positive_figures_for_both_processes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "capacity.json"
+    args = ["--tables", "2", "--think-ms", "100", "--seconds", "3"]
+    args += ["--ramp-rates", "30", "--ramp-seconds", "2", "--json", str(out)]
+    code = bench_capacity.main(args)
+    printed = capsys.readouterr().out
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0, report["problems"]
+    assert report["problems"] == []
+    assert len(report["rows"]) == 1 and len(report["ramp"]) == 1
+    for window in report["rows"] + report["ramp"]:
+        assert window["tables"] == 2
+        assert set(window["bot"]) == set(window["null"]) == SIDE_KEYS
+        # The null bot got exactly the interactions the bot answered, and answered them all.
+        assert window["bot"]["interactions"] == window["null"]["interactions"] > 0
+        assert window["actions"] > 0
+        for side in ("bot", "null"):
+            figures = window[side]
+            assert figures["cpu_s"] > 0 and figures["cpu_ms_per_interaction"] > 0
+            assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+            assert figures["rest_per_interaction"] >= 1  # at least the callback of each interaction
+        assert window["null"]["rest_per_interaction"] == 1  # the null bot answers and does nothing else
+        assert window["ratio"] > 0
+    per_core = report["tables_per_core"]
+    assert per_core["by_cpu"] > 0 and per_core["null_by_cpu"] > 0
+    assert "rapporto bot/null a 2 tavoli" in printed
+    assert "carico a fine corsa" in printed
