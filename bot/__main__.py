@@ -17,7 +17,7 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from bot.client import PokerBot
+from bot.client import create_bot
 from bot.config import ConfigError, Settings
 from bot.errors import StartupError
 from bot.logging_setup import setup_logging
@@ -35,6 +35,16 @@ INVALID_TOKEN = (
 PRIVILEGED_INTENTS = (
     "Discord rifiuta gli intent richiesti dal bot: controlla la scheda «Bot» del Developer Portal."
 )
+SHARDING_REQUIRED = (
+    "Discord chiede di dividere il bot in più shard (è in troppi server per una connessione sola): "
+    "imposta o aumenta SHARD_COUNT in ogni processo del bot e riavviali (vedi il README)."
+)
+INVALID_SHARD = (
+    "Discord rifiuta gli shard richiesti: SHARD_IDS deve contenere numeri da 0 a SHARD_COUNT-1, "
+    "con lo stesso SHARD_COUNT in ogni processo del bot."
+)
+# Gateway close codes that no reconnection can fix: the shard settings must change.
+SHARD_CLOSE_CODES = {4010: INVALID_SHARD, 4011: SHARDING_REQUIRED}
 
 
 def _unreachable(exc: BaseException) -> str:
@@ -43,7 +53,7 @@ def _unreachable(exc: BaseException) -> str:
 
 async def run(settings: Settings) -> int:
     """Log in, stay connected until a signal or a fatal error, then close everything in order."""
-    bot = PokerBot(settings)
+    bot = create_bot(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -75,6 +85,9 @@ async def run(settings: Settings) -> int:
             return EXIT_CONFIG
         if isinstance(failure, discord.PrivilegedIntentsRequired):
             print(PRIVILEGED_INTENTS, file=sys.stderr)
+            return EXIT_CONFIG
+        if isinstance(failure, discord.ConnectionClosed) and failure.code in SHARD_CLOSE_CODES:
+            print(SHARD_CLOSE_CODES[failure.code], file=sys.stderr)
             return EXIT_CONFIG
         if failure is not None:
             log.error("The connection to Discord ended", exc_info=failure)

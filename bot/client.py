@@ -1,8 +1,13 @@
 """The bot: a `commands.Bot` that owns the storage and the table registry.
 
-Start-up order matters: the database is opened and migrated, interrupted hands are cancelled
+Start-up order matters: the database is opened and migrated, this process's tables are claimed
+(sharding, or any PostgreSQL database: `Storage.claim_tables`), interrupted hands are cancelled
 (`Storage.recover`), the open tables are rebuilt from what is left, and only then are the cogs
 loaded and the commands synced, so no command can reach a table that is not restored yet.
+
+With ``SHARD_COUNT`` (and ``SHARD_IDS``) the bot is a `ShardedPokerBot`: an `AutoShardedBot` over
+those gateway shards that claims, recovers, restores and serves only the tables of the servers on
+them; several such processes share one PostgreSQL database (README: "Several processes").
 """
 
 from __future__ import annotations
@@ -19,12 +24,20 @@ from bot.errors import StartupError
 from bot.i18n import EnglishTranslator
 from bot.logging_setup import quiet_chatty_loggers
 from bot.session import Sessions
-from bot.storage import DATABASE_ERRORS, Storage
+from bot.storage import DATABASE_ERRORS, ShardBusy, Storage
 from bot.tables import TableRegistry
 from bot.tournaments import Tournaments
 from bot.tree import PokerTree
 
-__all__ = ["DISCORD_API_BASE", "DISCORD_GATEWAY", "EXTENSIONS", "PokerBot", "apply_endpoints"]
+__all__ = [
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY",
+    "EXTENSIONS",
+    "PokerBot",
+    "ShardedPokerBot",
+    "apply_endpoints",
+    "create_bot",
+]
 
 log = logging.getLogger(__name__)
 
@@ -104,14 +117,15 @@ class PokerBot(commands.Bot):
                 else f"«{settings.database_path}» (DATABASE_PATH)"
             )
             raise StartupError(f"Non riesco ad aprire il database {where}: {exc}.") from exc
-        cancelled = await self.storage.recover()
+        shards = await self._claim_tables()
+        cancelled = await self.storage.recover(**shards)
         if cancelled:
             log.warning(
                 "Cancelled the interrupted hands of %d table(s); stacks are back to their start",
                 len(cancelled),
             )
         self._tables = self.tables = TableRegistry(self.storage)
-        restored = await self.tables.restore()
+        restored = await self.tables.restore(**shards)
         log.info("Restored %d open table(s)", restored)
         self._sessions = self.sessions = Sessions(self)
         await self.sessions.restore()
@@ -120,6 +134,43 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+
+    async def _claim_tables(self) -> dict[str, Any]:
+        """Take this process's shards in the database and own their tables; return the selection
+        (`shard_ids`, `shard_count`) for `recover` and `restore`, empty for every table.
+
+        On PostgreSQL the bot always claims, one shard of one when it is not sharded, so that a second
+        process started by mistake on the same database is refused at start-up and a bot that ran
+        sharded before takes its tables back. A SQLite file serves one process (SHARD_IDS must name
+        every shard): there is nothing to claim, and its tables keep no owner.
+        """
+        count = self.settings.shard_count
+        shards = self.settings.shards()
+        selection = self.shard_selection()
+        if self.storage.dialect != "postgresql":
+            return selection
+        claim = (shards, count) if count is not None else ((0,), 1)
+        try:
+            claimed = await self.storage.claim_tables(*claim)
+        except ShardBusy as exc:
+            raise StartupError(
+                f"{exc} Controlla SHARD_IDS: ogni processo deve avere shard diversi "
+                "(e lo stesso SHARD_COUNT)."
+            ) from exc
+        log.info("Claimed shard(s) %s of %d: %d open table(s)", list(claim[0]), claim[1], len(claimed))
+        return selection
+
+    def shard_selection(self) -> dict[str, Any]:
+        """``shard_ids``/``shard_count`` for the storage's start-up reads (`recover`, `open_tables`,
+        `live_tournaments`): this process's shards, or nothing (every server) when not sharded."""
+        count = self.settings.shard_count
+        return {} if count is None else {"shard_ids": self.settings.shards(), "shard_count": count}
+
+    def serves_guild(self, guild_id: int) -> bool:
+        """True when the server's gateway shard is one of this process's (always, when not sharded):
+        an interaction from another server belongs to another process and is refused (bot/tree.py)."""
+        count = self.settings.shard_count
+        return count is None or (guild_id >> 22) % count in self.settings.shards()
 
     async def sync_commands(self) -> list[discord.app_commands.AppCommand]:
         """Register the slash commands: in the development server at once, otherwise everywhere.
@@ -165,3 +216,22 @@ class PokerBot(commands.Bot):
                 if self._storage is not None:
                     await self._storage.close()
                     log.info("Database closed")
+
+
+class ShardedPokerBot(PokerBot, commands.AutoShardedBot):
+    """The poker bot over the gateway shards ``SHARD_IDS`` of ``SHARD_COUNT`` (all of them when only the
+    count is set): one gateway connection per shard, and only their servers' tables."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        if settings.shard_count is None:
+            raise ValueError("ShardedPokerBot needs settings.shard_count")
+        kwargs.setdefault("shard_count", settings.shard_count)
+        kwargs.setdefault("shard_ids", list(settings.shards()))
+        super().__init__(settings, **kwargs)
+
+
+def create_bot(settings: Settings, **kwargs: Any) -> PokerBot:
+    """The bot the settings ask for: sharded with ``SHARD_COUNT``, otherwise one plain connection."""
+    if settings.shard_count is not None:
+        return ShardedPokerBot(settings, **kwargs)
+    return PokerBot(settings, **kwargs)

@@ -45,6 +45,10 @@ class Settings:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
+    shard_count: int | None = None
+    """Discord's gateway shards in all (``SHARD_COUNT``); None: one process, no sharding (as Discord asks)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``SHARD_IDS``); every shard of `shard_count` when only that is set."""
     tournament_pause: float = 5.0
     """Seconds between a tournament's hands, to read the result (TOURNAMENT_PAUSE; 0 in tests)."""
 
@@ -98,6 +102,9 @@ class Settings:
                 f"DISCORD_GATEWAY_URL deve essere un indirizzo ws:// o wss://, non «{gateway_url}»."
             )
 
+        postgres = database_url is not None
+        shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"), postgres=postgres)
+
         raw_pause = get("TOURNAMENT_PAUSE") or "5"
         try:
             tournament_pause = float(raw_pause)
@@ -118,12 +125,25 @@ class Settings:
             log_level=log_level,
             api_base=api_base.rstrip("/") if api_base else None,
             gateway_url=gateway_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             tournament_pause=tournament_pause,
         )
 
     @property
     def log_level_number(self) -> int:
         return logging.getLevelNamesMapping().get(self.log_level, logging.INFO)
+
+    @property
+    def sharded(self) -> bool:
+        """True when this process runs a chosen set of shards (`shard_count` is set)."""
+        return self.shard_count is not None
+
+    def shards(self) -> tuple[int, ...]:
+        """The shards this process runs (every one when `SHARD_IDS` is empty); () when not sharded."""
+        if self.shard_count is None:
+            return ()
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
 
 
 def _chips(raw: str, name: str, *, default: int, allow_zero: bool) -> int:
@@ -138,3 +158,42 @@ def _chips(raw: str, name: str, *, default: int, allow_zero: bool) -> int:
         most = f"{MAX_CHIPS:,}".replace(",", ".")
         raise ConfigError(f"{name} deve essere un numero intero di fiches, da {least} a {most}, non «{raw}».")
     return value
+
+
+MAX_SHARDS = 10_000
+"""Far above what any bot needs (Discord wants one shard per 1,000 to 2,500 servers): catches typos."""
+
+
+def _shards(raw_count: str, raw_ids: str, *, postgres: bool) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS``: both empty (no sharding), the count alone (every shard in this
+    process), or both; several processes, each with some of the shards, need PostgreSQL."""
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError(
+                "SHARD_IDS richiede SHARD_COUNT: indica anche quanti shard ha il bot in tutto "
+                "(per esempio SHARD_COUNT=2 e SHARD_IDS=0,1)."
+            )
+        return None, None
+    if not raw_count.isdigit() or not 1 <= int(raw_count) <= MAX_SHARDS:
+        raise ConfigError(
+            f"SHARD_COUNT deve essere il numero di shard del bot, un intero da 1 a {MAX_SHARDS}, "
+            f"non «{raw_count}» (lascialo vuoto per un solo processo senza shard)."
+        )
+    count = int(raw_count)
+    if not raw_ids:
+        return count, None
+    parts = [part.strip() for part in raw_ids.split(",")]
+    if not all(part.isdigit() and int(part) < count for part in parts):
+        raise ConfigError(
+            f"SHARD_IDS deve essere un elenco di numeri da 0 a {count - 1} separati da virgole "
+            f"(per esempio 0,1), non «{raw_ids}»."
+        )
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS contiene lo stesso shard due volte: «{raw_ids}».")
+    if not postgres and len(ids) < count:
+        raise ConfigError(
+            "Con SQLite il bot gira in un solo processo: SHARD_IDS deve comprendere tutti gli shard "
+            f"da 0 a {count - 1}; per dividere gli shard tra più processi usa PostgreSQL (DATABASE_URL)."
+        )
+    return count, tuple(sorted(ids))

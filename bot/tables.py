@@ -23,10 +23,10 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.errors import UserError
 from bot.fair_deck import FairDeck, with_fairness
@@ -133,6 +133,7 @@ class TableRegistry:
         self._locks: dict[int, asyncio.Lock] = {}
         self._closing = False
         self._decks: dict[int, list[list[Card]]] = {}
+        self._shards: dict[str, Any] = {}  # the shards of `restore`, for `Storage.recover` at shutdown
 
     def queue_deck(self, channel_id: int, cards: Sequence[Card]) -> None:
         """Deal the channel's next hand from ``cards`` (the top of the deck in order) instead of a
@@ -193,9 +194,14 @@ class TableRegistry:
 
     # Start-up and shutdown ------------------------------------------------------------------------
 
-    async def restore(self) -> int:
-        """Rebuild every open table from the ledger (call after `Storage.recover`)."""
-        for row in await self._storage.open_tables():
+    async def restore(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> int:
+        """Rebuild every open table from the ledger (call after `Storage.recover`); a sharded process
+        passes its shards and rebuilds only the tables of their servers (`Storage.open_tables`), and
+        its shutdown cancels only their hands."""
+        self._shards = {"shard_ids": shard_ids, "shard_count": shard_count}
+        for row in await self._storage.open_tables(shard_ids=shard_ids, shard_count=shard_count):
             try:
                 live = await self._restore_one(row)
             except (EngineError, StorageError, KeyError, TypeError, ValueError):
@@ -265,7 +271,7 @@ class TableRegistry:
                 held.append(lock)
             running = [live.id for live in self._tables.values() if live.hand_id is not None]
             if running:
-                cancelled = await self._storage.recover()
+                cancelled = await self._storage.recover(**self._shards)
                 log.warning("Shutdown: cancelled the running hand of table(s) %s", cancelled)
             self._tables.clear()
         finally:

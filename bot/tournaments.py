@@ -421,7 +421,7 @@ class Tournaments:
     async def restore(self) -> None:
         """Every stored tournament back: registrations as they were, a running one from its last
         boundary (a hand in progress cancelled), a finished one's standings posted if they were not."""
-        for row in await self.bot.storage.live_tournaments():
+        for row in await self.bot.storage.live_tournaments(**self.bot.shard_selection()):
             try:
                 await self._restore_one(row)
             except (EngineError, KeyError, TypeError, ValueError):

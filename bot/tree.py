@@ -21,6 +21,7 @@ from engine.errors import EngineError
 __all__ = [
     "APOLOGY",
     "PokerTree",
+    "ServedElsewhere",
     "guild_id_of",
     "report_error",
     "require_guild",
@@ -35,6 +36,9 @@ APOLOGY = (
     "se succede ancora, avvisa chi gestisce il bot."
 )
 DM_REFUSAL = "Questo comando funziona solo nei canali di un server, non nei messaggi privati."
+SERVED_ELSEWHERE = (
+    "I tavoli di questo server sono gestiti da un'altra istanza del bot: riprova tra qualche secondo."
+)
 UNKNOWN_INTERACTION = 10062
 """Discord's code for an interaction answered after its 3 seconds (or already gone)."""
 UNKNOWN_COMMAND = "Non conosco questo comando: forse è appena stato aggiornato, riprova tra qualche secondo."
@@ -46,11 +50,20 @@ _PERMISSION_NAMES = {
 }
 
 
+class ServedElsewhere(UserError, app_commands.CheckFailure):
+    """The interaction's server is on a gateway shard another bot process runs (a shard that moved)."""
+
+
 def require_guild(interaction: discord.Interaction) -> int:
     """The one guild-only check of the bot: every command (`PokerTree.interaction_check`) and every
-    component of the game (bot/views.py, cogs/gioco.py) passes here; DMs are refused."""
+    component of the game (bot/views.py, cogs/gioco.py) passes here; DMs are refused, and so is a
+    server whose tables another process serves (`PokerBot.serves_guild`, sharding)."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
+    # Only PokerBot knows its shards; another client (a test's, a bare discord.Client) serves every server.
+    serves = getattr(getattr(interaction, "client", None), "serves_guild", None)
+    if serves is not None and not serves(interaction.guild_id):
+        raise ServedElsewhere(SERVED_ELSEWHERE)
     return interaction.guild_id
 
 

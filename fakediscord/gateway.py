@@ -37,6 +37,8 @@ class Connection:
 
     ws: web.WebSocketResponse
     shard: tuple[int, int] | None = None
+    sharded: bool = False
+    """IDENTIFY named a shard (even [0, 1]): Discord's READY then names it too."""
     intents: int = 0
     session_id: str = ""
     seq: int = 0
@@ -153,6 +155,7 @@ class GatewayMixin:
         self.identifies.append(data)
         shard = data.get("shard") or [0, 1]
         conn.shard = (int(shard[0]), int(shard[1]))
+        conn.sharded = data.get("shard") is not None
         conn.intents = int(data.get("intents", 0))
         conn.session_id = f"session-{len(self.identifies)}"
         conn.seq = 0
@@ -192,7 +195,7 @@ class GatewayMixin:
             "private_channels": [],
             "relationships": [],
         }
-        if conn.shard is not None and conn.shard[1] > 1:
+        if conn.shard is not None and (conn.sharded or conn.shard[1] > 1):
             data["shard"] = list(conn.shard)
         return data
 
