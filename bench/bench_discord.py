@@ -168,7 +168,7 @@ def field_id(modal: dict[str, Any]) -> str:
 
 
 def can_open(cards: Sequence[Card], level: int, deck_size: int) -> bool:
-    """What a player sees in his own hand: a pair of the opening level or better (RULES §2.4).
+    """What a player sees in his own hand: a pair of the opening level or better (rules §2.4).
 
     The bilateral four-card straight flush also opens, but a player who does not notice it only
     passes, which is legal: the policy never says ``apro`` with a hand the engine would refuse.

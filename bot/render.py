@@ -405,7 +405,7 @@ def cards_text(
 
 
 def rules_embed(options: TableOptions) -> discord.Embed:
-    """The rules of this table in a few lines, from its options (RULES §2-§5)."""
+    """The rules of this table in a few lines, from its options (rules §2-§5)."""
     variant = options.variant
     embed = discord.Embed(title=f"Regole del tavolo: {variant_name(variant)}", colour=COLOUR)
     lines: list[str] = []

@@ -1,4 +1,4 @@
-"""Turn timers: one asyncio task per table, re-armed at every turn (RULES §5.5).
+"""Turn timers: one asyncio task per table, re-armed at every turn (rules §5.5).
 
 The clock is injected so that tests move time forward instead of waiting: `SystemClock` in play,
 `ManualClock` in tests. A timer is identified by a token; the expiry callback gets it back so the

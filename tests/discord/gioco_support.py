@@ -9,7 +9,8 @@ of public cards (a texas board as it was dealt, or the hands shown at a showdown
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,3 +226,50 @@ async def seats(harness: Any, channel: str = "poker") -> dict[int, int]:
         if row.channel_id == harness.channel(channel).id:
             return dict(row.seats)
     raise AssertionError("no open table in the ledger")
+
+
+# Shared scenes of the table tests ------------------------------------------------------------
+
+# Two players (24 cards, 9 to A). Deal order bob, alice (alice deals first): bob holds the jacks.
+HEADS_UP = stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Qh Ks Kh Qd Jd")
+# Deal order bob, carol, alice: alice holds the jacks.
+THREE = stacked(["8s 9d Tc Qs Ad", "8d 9c Th Kc Ac", "Jh Js 8c 9h Kd"], "Qh Ks Kh Qd Jd")
+
+
+async def total(harness: Any, *users: Any) -> int:
+    """Balances plus chips at tables: what no action may change."""
+    rows = await harness.bot.storage.leaderboard(harness.guild_id, limit=100)
+    return sum(row.total for row in rows if row.user_id in {u.id for u in users})
+
+
+async def heads_up(harness: Any) -> tuple[Game, Any, Any]:
+    """Alice and bob at an italiana table, bob to open (he holds the jacks)."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    await game.start(alice, HEADS_UP)
+    assert game.table.to_act == bob.id, "heads-up: no buio question, bob speaks first"
+    return game, alice, bob
+
+
+async def acknowledged_while_busy(
+    harness: Any, game: Game, act: Callable[[], Awaitable[Any]]
+) -> tuple[int | None, Any]:
+    """Run ``act`` while another command holds the table's lock: the callback type the bot sent before
+    the lock was released (None: nothing yet, so Discord's 3-second window is running out), and the reply."""
+    lock = harness.bot.tables.lock(harness.channel(game.channel).id)
+    known = set(harness.fake.interactions)
+    await lock.acquire()
+    task = asyncio.get_running_loop().create_task(act())
+    try:
+        await harness.fake.wait_for(
+            lambda: set(harness.fake.interactions) - known, "the interaction to be sent"
+        )
+        (token,) = set(harness.fake.interactions) - known
+        record = harness.fake.interactions[token]
+        await harness.settle()  # the bot is quiet: whatever it answers before the lock is free, it did
+        early = record.callback_type
+    finally:
+        lock.release()
+    reply = await task
+    return early, reply

@@ -70,7 +70,7 @@ def test_percentile_is_nearest_rank() -> None:
 
 
 def test_the_players_open_only_with_what_the_engine_accepts() -> None:
-    # RULES §2.4: a pair of the level or better; two pair opens at any level, a small pair does not.
+    # rules §2.4: a pair of the level or better; two pair opens at any level, a small pair does not.
     assert can_open(parse_cards("Jh Js 7d 8c Kc"), 11, 32)
     assert not can_open(parse_cards("Jh Js 7d 8c Kc"), 12, 32)
     assert can_open(parse_cards("8h 8s 7d 7c Kc"), 13, 32)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.discord.test_review import heads_up
+from tests.discord.gioco_support import heads_up
 from tests.discord.test_table_truth import converged
 
 CALLBACK = "/callback"

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.gioco_support import Game
-from tests.discord.test_review import HEADS_UP
+from tests.discord.gioco_support import HEADS_UP, Game
 from tests.discord.test_table_truth import converged
 
 

@@ -1,4 +1,4 @@
-"""A whole poker tradizionale hand through the fake Discord (RULES §2), then the hands that carry a pot."""
+"""A whole poker tradizionale hand through the fake Discord (rules §2), then the hands that carry a pot."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ async def test_a_full_italiana_hand_with_four_players(harness: Any) -> None:
     # A click answers by editing the table message (one call); the draw adds one DM per drawer.
     assert harness.rest_calls[calls] == ("POST", "/interactions/{webhook_id}/{webhook_token}/callback")
     assert len(harness.rest_calls) - calls == 1 + 3, harness.rest_calls[calls:]
-    # The new cards are dealt once everyone has spoken (RULES §2.6), each by DM.
+    # The new cards are dealt once everyone has spoken (rules §2.6), each by DM.
     assert "Dopo il cambio" in harness.dms(bob)[-1].content and "K♥ K♦" in harness.dms(bob)[-1].content
     assert "(coppia)" in harness.dms(bob)[-1].content
     assert "J♥ J♦ J♠" in harness.dms(carol)[-1].content and "(tris)" in harness.dms(carol)[-1].content

@@ -9,8 +9,7 @@ from bot import render
 from bot.reading import not_a_number
 from bot.session import NOT_SEATED, not_your_turn
 from cogs import tavolo
-from tests.discord.gioco_support import Game, seats, stacked
-from tests.discord.test_review import HEADS_UP, acknowledged_while_busy, heads_up
+from tests.discord.gioco_support import HEADS_UP, Game, acknowledged_while_busy, heads_up, seats, stacked
 
 # Deal order bob, carol, dave, alice (alice deals first); carol holds the jacks.
 FOUR = stacked(["7s 8d 9c Qs Ad", "Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac"])

@@ -1,4 +1,4 @@
-"""32 Card Draw with the Over (RULES §3) and Texas Hold'em with an all-in and a side pot (RULES §4, §5.3)."""
+"""32 Card Draw with the Over (rules §3) and Texas Hold'em with an all-in and a side pot (rules §4, §5.3)."""
 
 from __future__ import annotations
 

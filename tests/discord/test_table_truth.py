@@ -18,8 +18,7 @@ from bot.session import STALE
 from engine.cards import format_cards, hand_order, parse_cards
 from engine.events import StreetStarted
 from engine.history import replay
-from tests.discord.gioco_support import Game, seats, stacked
-from tests.discord.test_review import HEADS_UP, heads_up, total
+from tests.discord.gioco_support import HEADS_UP, Game, heads_up, seats, stacked, total
 
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 
