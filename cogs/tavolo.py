@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import computers, night_summary, render
+from bot import choices, computers, night_summary, render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import DM, channel_of, defer_privately_if_busy, public_answer
@@ -94,21 +94,9 @@ class Tavolo(
         avviso="Dopo quanti secondi menzionare chi deve giocare (0 subito, off mai; se manca: 15)",
     )
     @app_commands.choices(
-        variante=[
-            Choice(name=T("Poker tradizionale (italiana)"), value="italiana"),
-            Choice(name=T("32 Card Draw (32carte)"), value="32carte"),
-            Choice(name=T("Texas Hold'em"), value="texas"),
-        ],
-        limite=[
-            Choice(name=T("Limite fisso"), value="fisso"),
-            Choice(name=T("Pot limit"), value="potlimit"),
-            Choice(name=T("No limit"), value="nolimit"),
-        ],
-        mazzo=[
-            Choice(name=T("Automatico (11 meno i giocatori)"), value="auto"),
-            Choice(name=T("Sempre 32 carte"), value="32"),
-            Choice(name=T("Americano (52 carte, punteggi internazionali)"), value="americano"),
-        ],
+        variante=choices.VARIANTS,
+        limite=choices.LIMITS,
+        mazzo=choices.MAZZI,
     )
     async def nuovo(
         self,
@@ -262,9 +250,7 @@ class Tavolo(
         name=T("computer"), description=T("Fai sedere un giocatore del computer, con le fiches della casa")
     )
     @localized_options(livello="Come gioca: facile o esperto (se manca: esperto)")
-    @app_commands.choices(
-        livello=[Choice(name=T("Facile"), value="facile"), Choice(name=T("Esperto"), value="esperto")]
-    )
+    @app_commands.choices(livello=choices.LEVELS)
     async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
         _check_may_add_computer(interaction, self.bot.sessions.require(channel_of(interaction)).live)
         channel_id = await self._busy(interaction)

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import computers, render, tournament_text
+from bot import choices, computers, render, tournament_text
 from bot.errors import UserError
 from bot.i18n import T, localized_options
 from bot.session import channel_of, defer_privately_if_busy, public_answer
@@ -68,11 +68,7 @@ class Torneo(
         tempo="Secondi a disposizione per ogni decisione",
     )
     @app_commands.choices(
-        variante=[
-            Choice(name=T("Poker tradizionale (italiana)"), value="italiana"),
-            Choice(name=T("32 Card Draw (32carte)"), value="32carte"),
-            Choice(name=T("Texas Hold'em"), value="texas"),
-        ],
+        variante=choices.VARIANTS,
         unita=[Choice(name=T("Mani"), value="mani"), Choice(name=T("Minuti"), value="minuti")],
         struttura=[
             Choice(name=T("Scala (1, 1,5, 2, 3, 4, 6, 8, 10...)"), value="scala"),
@@ -83,16 +79,8 @@ class Torneo(
             Choice(name=T("65% e 35%"), value="65-35"),
             Choice(name=T("50%, 30% e 20%"), value="50-30-20"),
         ],
-        limite=[
-            Choice(name=T("Limite fisso"), value="fisso"),
-            Choice(name=T("Pot limit"), value="potlimit"),
-            Choice(name=T("No limit"), value="nolimit"),
-        ],
-        mazzo=[
-            Choice(name=T("Automatico (11 meno i giocatori)"), value="auto"),
-            Choice(name=T("Sempre 32 carte"), value="32"),
-            Choice(name=T("Americano (52 carte, punteggi internazionali)"), value="americano"),
-        ],
+        limite=choices.LIMITS,
+        mazzo=choices.MAZZI,
     )
     async def nuovo(
         self,
@@ -144,9 +132,7 @@ class Torneo(
         description=T("Iscrivi un giocatore del computer: l'iscrizione la paga la casa"),
     )
     @localized_options(livello="Come gioca: facile o esperto (se manca: esperto)")
-    @app_commands.choices(
-        livello=[Choice(name=T("Facile"), value="facile"), Choice(name=T("Esperto"), value="esperto")]
-    )
+    @app_commands.choices(livello=choices.LEVELS)
     async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
         self.bot.tournaments.require(channel_of(interaction))
         channel_id = await self._busy(interaction)
