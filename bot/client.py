@@ -23,7 +23,7 @@ from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import EnglishTranslator
 from bot.logging_setup import quiet_chatty_loggers
-from bot.session import Sessions
+from bot.sessions import Sessions
 from bot.storage import DATABASE_ERRORS, ShardBusy, Storage
 from bot.tables import TableRegistry
 from bot.tournaments import Tournaments

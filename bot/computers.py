@@ -37,7 +37,7 @@ from engine.errors import EngineError
 from engine.events import Event
 
 if TYPE_CHECKING:
-    from bot.session import Sessions
+    from bot.sessions import Sessions
 
 __all__ = [
     "LEVELS",

@@ -8,7 +8,15 @@ three privately, verbatim.
 
 from __future__ import annotations
 
-__all__ = ["StartupError", "UserError"]
+import asyncio
+
+import aiohttp
+
+__all__ = ["NETWORK_ERRORS", "StartupError", "UserError"]
+
+NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
+"""Failures of a request to Discord below HTTP (beside `discord.HTTPException`): worth a retry or a
+note, never a traceback."""
 
 
 class UserError(Exception):

@@ -26,24 +26,19 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
 from bot import reading, render, views
-from bot.card_pictures import TablePicture, hand_files, hand_picture, showdown_rows
-from bot.computers import ComputerPlayers, is_computer
-from bot.computers import name_of as computer_name
-from bot.errors import UserError
+from bot.card_pictures import TablePicture, hand_picture, showdown_rows
+from bot.computers import is_computer
+from bot.errors import NETWORK_ERRORS, UserError
 from bot.fair_deck import add_to_embed
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
-from bot.timers import TurnTimers
-from bot.turn_calls import TurnCalls
 from bot.views import Target
 from engine.actions import Action, ActionKind
 from engine.cards import Card, hand_order
-from engine.errors import NotYourTurn
 from engine.events import (
     ActionTaken,
     CardsDealt,
@@ -56,14 +51,13 @@ from engine.events import (
 )
 
 if TYPE_CHECKING:
-    from bot.client import PokerBot
+    from bot.sessions import Sessions
 
 __all__ = [
     "NOT_SEATED",
     "NO_HAND",
     "NO_HAND_CARDS",
     "STALE",
-    "Sessions",
     "TableSession",
     "Target",
     "not_your_turn",
@@ -88,7 +82,6 @@ RETRY_FIRST = 0.5
 RETRY_MAX = 30.0
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_CHANNEL = 10003
-_NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 class DM(NamedTuple):
@@ -296,7 +289,7 @@ class TableSession:
                     self._shown = self._version
                     continue
                 log.warning("Table %s: edit failed (%s); retrying in %.1f s", self.live.id, exc.status, pause)
-            except (discord.RateLimited, *_NETWORK_ERRORS) as exc:
+            except (discord.RateLimited, *NETWORK_ERRORS) as exc:
                 log.warning("Table %s: edit failed (%r); retrying in %.1f s", self.live.id, exc, pause)
             except Exception:
                 # A bug, not Discord: say so once, and let the next change try again.
@@ -426,7 +419,7 @@ class TableSession:
                     message_id = (await interaction.original_response()).id
                 else:
                     message_id = response.message_id
-        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
             live.message_id = None
@@ -507,311 +500,6 @@ class TableSession:
             held = table.cards_of(player)
             cards = reading.parse_discards(discards, held) if isinstance(discards, str) else discards
         return Action(player, kind, value, cards)
-
-
-class Sessions:
-    """Every table's session, by channel, with the turn timers and the DM channels they share."""
-
-    def __init__(self, bot: PokerBot) -> None:
-        self.bot = bot
-        self.timers = TurnTimers(self._expired)
-        self.calls = TurnCalls(bot, lambda: self.timers.clock)
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.retry_first = RETRY_FIRST
-        self.retry_max = RETRY_MAX
-        self._by_channel: dict[int, TableSession] = {}
-        self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
-        self.computers = ComputerPlayers(self)
-        """Plays the computer players' turns (bot/computers.py)."""
-        self.names: dict[int, str] = {}
-        """Display names of the players met through their commands and clicks (showdown pictures)."""
-
-    def note(self, user: discord.abc.User) -> None:
-        """Remember how a player is called, for the pictures (mentions do not work in an image)."""
-        self.names[user.id] = user.display_name
-
-    def name_of(self, player: int) -> str:
-        if is_computer(player):
-            return computer_name(player)
-        known = self.names.get(player)
-        if known is None:
-            user = self.bot.get_user(player)
-            known = user.display_name if user is not None else f"Giocatore {str(player)[-4:]}"
-        return known
-
-    def of(self, live: LiveTable) -> TableSession:
-        session = self._by_channel.get(live.channel_id)
-        if session is None or session.live is not live:
-            session = self._by_channel[live.channel_id] = TableSession(self, live)
-        return session
-
-    def get(self, channel_id: int) -> TableSession | None:
-        """The session of the channel's open table (None when it has none), for reading only."""
-        live = self.bot.tables.get(channel_id)
-        return None if live is None else self.of(live)
-
-    def require(self, channel_id: int) -> TableSession:
-        session = self.get(channel_id)
-        if session is None:
-            raise UserError(NO_TABLE)
-        return session
-
-    def forget(self, session: TableSession) -> None:
-        """The table closed: its session only finishes its queued edits."""
-        session.closed = True
-        self.timers.cancel(session.channel_id)
-        self.calls.end(session.channel_id)
-        self.computers.forget(session.channel_id)
-        if self._by_channel.get(session.channel_id) is session:
-            del self._by_channel[session.channel_id]
-
-    async def restore(self) -> None:
-        """After a restart: every table with a player to act gets its timer back (a fresh period), and
-        the message of a hand the restart cancelled stops showing it running (turn, buttons)."""
-        for live in self.bot.tables:
-            session = self.of(live)
-            session.picture.restored(live.message_id)
-            session.rearm(force=True)
-            if live.cancelled_hand is not None and live.message_id is not None:
-                session.log = [render.CANCELLED_BY_RESTART]
-                session.changed()
-            self.computers.after(live)  # a computer whose turn it is plays
-
-    async def close(self, grace: float = 2.0) -> None:
-        self.computers.stop()
-        await self.timers.close()
-        await self.calls.close(grace)
-        for session in list(self._by_channel.values()):
-            await session.flush(grace)
-        for task in list(self.tasks):
-            task.cancel()
-        for task in list(self.tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    # Private cards --------------------------------------------------------------------------------
-
-    async def _dm_channel(self, player: int) -> int:
-        """The player's DM channel, opened once: discord.py's cache forgets all but 128 of them."""
-        known = self._dm_channels.get(player)
-        if known is not None:
-            return known
-        channel = await self.bot.create_dm(discord.Object(id=player))
-        self._dm_channels[player] = channel.id
-        return channel.id
-
-    async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
-        """Send the private cards; a refused DM is noted on the table message, the game goes on."""
-        failed: list[int] = []
-        for player, text, picture in dms:
-            if is_computer(player):
-                continue  # he reads his cards from the table (bot/computers.py), never by DM
-            try:
-                extra = {"files": hand_files(picture)} if picture is not None else {}
-                await send_raw(self.bot, await self._dm_channel(player), content=text, **extra)
-            except discord.NotFound:
-                self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
-                failed.append(player)
-            except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
-                log.info("Cards of user %s not delivered by DM: %s", player, getattr(exc, "status", exc))
-                failed.append(player)
-        session = self.get(channel_id)
-        if not failed or session is None or not session.live.table.hand_running:
-            return
-        new = set(failed) - session.dm_failed
-        if new:
-            session.dm_failed |= new
-            session.changed()
-
-    # The turn timer -------------------------------------------------------------------------------
-
-    async def _expired(self, channel_id: int, token: int) -> None:
-        """The player to act ran out of time (rules §5.5)."""
-        dms: list[DM] = []
-        try:
-            async with self.bot.tables.locked(channel_id) as live:
-                if not self.timers.current(channel_id, token) or live.table.to_act is None:
-                    return
-                events = await self.bot.tables.timeout(live)
-                dms = self.of(live).record(events)
-        except UserError:
-            return  # the table was closed, or the bot is shutting down
-        await self.deliver(channel_id, dms)
-
-    # Acting ---------------------------------------------------------------------------------------
-
-    async def act(
-        self,
-        interaction: discord.Interaction,
-        kind: ActionKind,
-        *,
-        amount: str | None = None,
-        discards: str | tuple[Card, ...] | None = None,
-        target: Target | None = None,
-    ) -> None:
-        """Every action, typed or clicked: judged from the state now, then under the lock."""
-        channel_id = channel_of(interaction)
-        player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        session.prepare(player, kind, amount, discards, judge_turn=True)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            action = session.prepare(player, kind, amount, discards, judge_turn=False)
-            try:
-                events = await self.bot.tables.act(live, action)
-            except NotYourTurn as err:
-                raise UserError(not_your_turn(err.to_act)) from None
-            dms = session.record(events)
-            await self._answer(interaction, session, events)
-        await self.deliver(channel_id, dms)
-
-    async def _answer(
-        self, interaction: discord.Interaction, session: TableSession, events: Sequence[Event]
-    ) -> None:
-        """One answer: a click on the table message edits it; a slash command tells the channel what
-        happened; the private draw menu closes with the outcome. The renderer does the rest."""
-        text = (render.events_text(events) or "Fatto.")[:2000]
-        slash = interaction.type is discord.InteractionType.application_command
-        source = interaction.message
-        on_table = not slash and source is not None and source.id == session.live.message_id
-        if on_table:
-            await session.answer_on_table_message(interaction)
-        elif slash:
-            await public_answer(interaction, self.bot, content=text)
-        elif interaction.response.is_done():
-            await interaction.edit_original_response(content=text, view=None)
-        else:
-            await interaction.response.edit_message(content=text, view=None)
-
-    async def come_back(self, interaction: discord.Interaction, target: Target | None = None) -> None:
-        """/tavolo rientra and the Rientro button: the one way back into the game."""
-        channel_id = channel_of(interaction)
-        player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        if not session.seated(player):
-            raise UserError(NOT_SEATED)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
-            dms = session.record(events)
-            await self._answer(interaction, session, events)
-        await self.deliver(channel_id, dms)
-
-    async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
-        """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
-        channel_id = channel_of(interaction)
-        player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        _check_can_start(session, player)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            _check_can_start(session, player)
-            events = await self.bot.tables.start_hand(live)
-            dms = session.record(events)
-            await session.post_new_hand(interaction)
-        await self.deliver(channel_id, dms)
-
-    async def show_cards(self, interaction: discord.Interaction, target: Target | None = None) -> None:
-        """/carte and Le mie carte: read-only, so answered at once from the state now, never waiting."""
-        session = self.require(channel_of(interaction))
-        if target is not None and target.table_id != session.live.id:
-            raise UserError(STALE)
-        live, player = session.live, interaction.user.id
-        self.note(interaction.user)
-        session.require_seat(player)
-        if not live.table.hand_running:
-            raise UserError(NO_HAND_CARDS)
-        held = hand_order(live.table.cards_of(player))
-        text = render.cards_text(
-            held,
-            board=live.table.board,
-            options=live.options,
-            deck_size=live.deck_size,
-            positions=reading.before_draw(live.table.street),
-        )
-        files = hand_files(hand_picture(held))  # the cards as a picture beside their text
-        await interaction.response.send_message(text, ephemeral=True, files=files)
-
-    async def open_amount_or_draw(self, interaction: discord.Interaction, target: Target) -> None:
-        """An amount button opens its modal, Cambio… its private menu: at once, from the state now
-        (a modal cannot follow a defer). The action is judged again when the modal or menu comes back."""
-        session = self.require(channel_of(interaction))
-        session.check_target(interaction, target)
-        kind = target.kind
-        live, player = session.live, interaction.user.id
-        assert kind is not None  # check_target refused unknown words
-        if live.table.to_act != player:
-            if not session.seated(player):
-                raise UserError(NOT_SEATED)
-            raise UserError(not_your_turn(live.table.to_act))
-        legal = next((la for la in live.table.legal_actions() if la.kind is kind), None)
-        if legal is None:
-            words = ", ".join(str(la.kind) for la in live.table.legal_actions())
-            raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
-        hand = live.table.hand_number
-        if kind is ActionKind.CAMBIO:
-            cards = live.table.cards_of(player)
-            text = (
-                render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
-                + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
-            )
-            menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)
-            await interaction.response.send_message(text, view=menu, ephemeral=True)
-            return
-        await interaction.response.send_modal(views.amount_modal(legal, table_id=live.id, hand=hand))
-
-    async def component(self, interaction: discord.Interaction, target: Target, data: Any = None) -> None:
-        """Every button, menu and modal of the game, bound to its table and hand."""
-        what = target.what
-        if what == "carte":
-            await self.show_cards(interaction, target)
-        elif what == "rientra":
-            await self.come_back(interaction, target)
-        elif what == "inizia":
-            await self.start(interaction, target)
-        elif what == "scarta":
-            values = (data or {}).get("values") or []
-            try:
-                cards = tuple(Card.from_code(int(str(v))) for v in values)
-            except (ValueError, TypeError, LookupError):  # a forged value: no card of the deck
-                raise UserError(STALE) from None
-            await self.act(interaction, ActionKind.CAMBIO, discards=cards, target=target)
-        elif what.startswith("m:") and target.kind is not None:
-            amount = views.modal_value((data or {}).get("components")) or ""
-            await self.act(interaction, target.kind, amount=amount, target=target)
-        elif what.startswith("a:") and target.kind is not None:
-            kind = target.kind
-            if kind in views.AMOUNT_KINDS or kind is ActionKind.CAMBIO:
-                await self.open_amount_or_draw(interaction, target)
-            else:
-                await self.act(interaction, kind, target=target)
-        else:
-            raise UserError(STALE)
-
-
-def _check_can_start(session: TableSession, player: int) -> None:
-    if not session.seated(player):
-        raise UserError(START_REFUSED)
-    if session.live.table.hand_running:
-        raise UserError("La mano è già in corso.")
 
 
 async def defer_privately_if_busy(interaction: discord.Interaction, lock: asyncio.Lock) -> None:

@@ -24,10 +24,9 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 
-from bot.errors import UserError
+from bot.errors import NETWORK_ERRORS, UserError
 from bot.storage import StorageError
 from bot.storage.ledger import is_computer
 from bot.timers import Clock
@@ -44,7 +43,6 @@ PING_WORDS_OFF = frozenset({"off", "no", "mai", "spento", "nessuno"})
 """What a host may type for ``avviso`` to never call anyone at his table."""
 PING_MAX = 3600
 BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
-_NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 POSTED_WAIT_STEP = 0.05
 POSTED_WAIT_STEPS = 60
 """A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
@@ -195,7 +193,7 @@ class TurnCalls:
             posted = await channel.send(
                 call_text(call.player, call.hand_number), allowed_mentions=mentions_only(call.player)
             )
-        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.info("Table in channel %s: turn call not sent: %r", call.channel_id, exc)
             return
         finally:
@@ -211,5 +209,5 @@ class TurnCalls:
             await message.delete()
         except discord.NotFound:
             return  # someone deleted it already
-        except (discord.HTTPException, *_NETWORK_ERRORS) as exc:
+        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)

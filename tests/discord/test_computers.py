@@ -107,6 +107,8 @@ async def test_one_human_and_three_computers_play_hands_with_every_chip_accounte
     watch = CardWatch(harness)
     acted: set[int] = set()
     for _ in range(3):
+        if live_of(harness).table.seats().get(alice.id, 0) == 0:
+            break  # a calling station can lose her whole stack to them: the hands so far are the test
         await play_hand(harness, alice, watch)
         _, events = replay(live_of(harness).table.hand_record())
         acted |= {p for p in (getattr(e, "player", 0) for e in events) if computers.is_computer(p)}
