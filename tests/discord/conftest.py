@@ -26,7 +26,9 @@ Contract (DESIGN.md, tests/): `harness` is a running PokerBot on a fresh fake an
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +110,27 @@ async def harness_factory(
 async def harness(harness_factory: Callable[..., Awaitable[Harness]]) -> Harness:
     """A fresh fake, a fresh database file, a running PokerBot."""
     return await harness_factory()
+
+
+@pytest.fixture
+def standalone_fake() -> Iterator[str]:
+    """`python -m fakediscord` in a child process, two shards and a guild on each: its base URL,
+    from the first line it prints. It must stop cleanly on SIGTERM."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fakediscord", "--port", "0", "--shards", "2", "--guilds", "2"],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), f"the fake printed {url!r}"
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            assert proc.wait(timeout=10) == 0, "the fake did not stop cleanly on SIGTERM"
+        finally:
+            if proc.poll() is None:
+                proc.kill()

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -122,36 +120,13 @@ async def test_a_resumed_shard_keeps_its_guilds(sharded: FakeDiscord) -> None:
 # ---------------------------------------------------------------------- the fake as its own process
 
 
-@pytest.fixture
-def standalone() -> Iterator[str]:
-    """`python -m fakediscord` in a child process: its URL, from the first line it prints."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fakediscord", "--port", "0", "--shards", "2", "--guilds", "2"],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        url = proc.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:"), f"the fake printed {url!r}"
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            assert proc.wait(timeout=10) == 0, "the fake did not stop cleanly on SIGTERM"
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-
-
 async def test_a_standalone_fake_serves_clients_of_every_shard_and_is_driven_over_http(
-    standalone: str, monkeypatch: pytest.MonkeyPatch
+    standalone_fake: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     gateway = discord.gateway.DiscordWebSocket
     monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
-    async with ControlClient(standalone) as control:
+    async with ControlClient(standalone_fake) as control:
         state = await control.state()
         assert sorted(g["shard"] for g in state["guilds"]) == [0, 1]
         point_discord_py_at(state["api_base"], state["gateway_url"])

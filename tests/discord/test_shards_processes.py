@@ -16,7 +16,6 @@ import contextlib
 import itertools
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
@@ -60,29 +59,6 @@ async def database_url(pg_server: PostgresServer) -> str:
     finally:
         await admin.close()
     return pg_server.url(name)
-
-
-@pytest.fixture
-def fake_url() -> Iterator[str]:
-    """`python -m fakediscord` with two shards and a guild on each; its base URL."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fakediscord", "--port", "0", "--shards", "2", "--guilds", "2"],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        url = proc.stdout.readline().strip()
-        assert url.startswith("http://127.0.0.1:"), f"the fake printed {url!r}"
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
 
 
 async def eventually(check: Callable[[], Awaitable[Any]], what: str, timeout: float = 15.0) -> Any:
@@ -231,9 +207,9 @@ async def start_hand(control: ControlClient, tables: Tables, channel: str, guild
 
 
 async def test_two_processes_each_serve_their_shard_and_survive_a_kill(
-    fake_url: str, database_url: str, tmp_path: Path
+    standalone_fake: str, database_url: str, tmp_path: Path
 ) -> None:
-    async with ControlClient(fake_url) as control:
+    async with ControlClient(standalone_fake) as control:
         state = await control.state()
         by_shard = {g["shard"]: (int(g["id"]), g["channels"][0]) for g in state["guilds"]}
         assert sorted(by_shard) == [0, 1]
