@@ -4,6 +4,7 @@
                                    [--ramp-tables 50] [--ramp-rates 25,50,100,200,400] [--ramp-seconds 6]
                                    [--table-action-seconds 5] [--backend sqlite|postgres]
                                    [--database-url URL] [--cprofile] [--cprofile-tables 50]
+                                   [--cprofile-out PATH]
                                    [--json PATH] [--seed S]
 
 Two processes are measured one after the other, each alone on the same fake Discord:
@@ -696,6 +697,7 @@ class Settings:
     database_url: str | None = None
     cprofile: bool = False
     cprofile_tables: int = 50
+    cprofile_out: Path | None = None
     seed: int = 1
 
 
@@ -835,6 +837,8 @@ async def run(settings: Settings) -> Report:
                     bot.proc.send_signal(signal.SIGUSR2)
                     await asyncio.sleep(0.5)
                     report.profile = read_profile(profile_path)
+                    if settings.cprofile_out is not None and profile_path.exists():
+                        settings.cprofile_out.write_bytes(profile_path.read_bytes())
             except BaseException:
                 print(f"-- the bot's log, last lines:\n{bot.log()[-4000:]}", file=sys.stderr, flush=True)
                 raise
@@ -1025,6 +1029,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         default=50,
         help="tables of the profiled window (cProfile slows the bot several times: keep it moderate)",
     )
+    parser.add_argument(
+        "--cprofile-out", type=Path, default=None, help="also keep the raw cProfile stats here (pstats)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(list(argv))
@@ -1045,6 +1052,7 @@ def main(argv: Sequence[str] = ()) -> int:
         database_url=args.database_url,
         cprofile=args.cprofile,
         cprofile_tables=args.cprofile_tables,
+        cprofile_out=args.cprofile_out,
         seed=args.seed,
     )
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
