@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import discord
 from discord.http import handle_message_parameters
 
-from bot import reading, render, views
+from bot import answers, reading, render, views
 from bot.card_pictures import TablePicture, hand_picture, showdown_rows
 from bot.computers import is_computer
 from bot.errors import NETWORK_ERRORS, UserError
@@ -389,7 +389,7 @@ class TableSession:
             message_id = self.live.message_id
             files, key = self.picture.edit_files(message_id)
             try:
-                await interaction.response.edit_message(**self.render(), **files)
+                await answers.update(interaction, **self.render(), **files)
             except discord.HTTPException as exc:
                 # Too late for this interaction (10062) or Discord failed: the renderer shows the table.
                 log.warning("Table %s: a click could not be answered by an edit: %s", self.live.id, exc)
@@ -414,11 +414,10 @@ class TableSession:
                 message_id: int = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
                 await interaction.followup.send(DONE, ephemeral=True)
             else:
-                response = await interaction.response.send_message(**self.render(), **files)
-                if response.message_id is None:  # pragma: no cover - Discord always returns the message
-                    message_id = (await interaction.original_response()).id
-                else:
-                    message_id = response.message_id
+                answered = await answers.respond(interaction, want_id=True, **self.render(), **files)
+                if answered is None:  # pragma: no cover - Discord always returns the message
+                    answered = (await interaction.original_response()).id
+                message_id = answered
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
@@ -521,7 +520,7 @@ async def public_answer(interaction: discord.Interaction, bot: discord.Client, *
     """The public answer of an accepted command: its response, or, when it was deferred privately
     while the table was busy, a channel message and a private "done"."""
     if not interaction.response.is_done():
-        await interaction.response.send_message(**message)
+        await answers.respond(interaction, **message)
         return
     await send_raw(bot, channel_of(interaction), **message)
     await interaction.followup.send(DONE, ephemeral=True)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import reading, render, views
+from bot import answers, reading, render, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
@@ -233,7 +233,7 @@ class Sessions:
         elif interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
         else:
-            await interaction.response.edit_message(content=text, view=None)
+            await answers.update(interaction, content=text, view=None)
 
     async def come_back(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo rientra and the Rientro button: the one way back into the game."""
@@ -294,7 +294,7 @@ class Sessions:
             positions=reading.before_draw(live.table.street),
         )
         files = hand_files(hand_picture(held))  # the cards as a picture beside their text
-        await interaction.response.send_message(text, ephemeral=True, files=files)
+        await answers.respond(interaction, content=text, ephemeral=True, files=files)
 
     async def open_amount_or_draw(self, interaction: discord.Interaction, target: Target) -> None:
         """An amount button opens its modal, Cambio… its private menu: at once, from the state now
@@ -320,7 +320,7 @@ class Sessions:
                 + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
             )
             menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)
-            await interaction.response.send_message(text, view=menu, ephemeral=True)
+            await answers.respond(interaction, content=text, view=menu, ephemeral=True)
             return
         await interaction.response.send_modal(views.amount_modal(legal, table_id=live.id, hand=hand))
 

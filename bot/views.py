@@ -1,12 +1,15 @@
 """Buttons, modals and select menus of the game, each bound to its table and hand.
 
-Every custom id reads ``tv:<table id>:<hand number>:<what>``; discord.py's `DynamicItem` parses it
-back (`TableButton`, `DiscardMenu`; registered with ``bot.add_dynamic_items``), so clicks keep
-working after a restart and no view is kept in memory per message (views are stopped before they
-are sent). The session (bot/session.py) refuses a click bound to another table, hand or message.
-Modals are not dynamic items in discord.py: the game cog's listener parses `MODAL_ID` itself, and
-answers any other ``tv:`` id (an old format, an unknown word) with the same clean refusal.
-The legal actions come from the engine; nothing here decides.
+Every custom id reads ``tv:<table id>:<hand number>:<what>``; the game cog's listener parses it back
+(`parse_component`) for buttons, the draw menu and the amount modals alike, so clicks keep working
+after a restart and nothing is kept in memory per message. The session (bot/session.py) refuses a
+click bound to another table, hand or message; any other ``tv:`` id (an old format, an unknown word)
+gets the same clean refusal.
+
+Components are built as Discord's own JSON (`Components`), not as discord.py `View`s: a view's
+items, rows and futures cost more than the rest of a table message, they would only be serialized
+again, and nothing here needs discord.py to route their clicks. `Components` offers the few methods
+discord.py's message senders call. The legal actions come from the engine; nothing here decides.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any
 
 import discord
 
@@ -30,15 +33,14 @@ __all__ = [
     "MENU_ID",
     "MODAL_ID",
     "PREFIX",
-    "DiscardMenu",
-    "TableButton",
+    "Components",
     "Target",
     "action_custom_id",
     "amount_modal",
     "custom_id",
     "discard_view",
-    "known_custom_id",
     "modal_value",
+    "parse_component",
     "parse_target",
     "table_view",
 ]
@@ -89,75 +91,57 @@ def parse_target(template: str, text: str) -> Target | None:
     return Target(int(match["table"]), int(match["hand"]), match["what"])
 
 
-def known_custom_id(text: str) -> bool:
-    """Whether a dynamic item of this module answers ``text`` (the listener refuses the others)."""
-    return any(re.fullmatch(template, text) for template in (BUTTON_ID, MENU_ID))
+_SHAPES = {
+    (discord.InteractionType.component.value, discord.ComponentType.button.value): BUTTON_ID,
+    (discord.InteractionType.component.value, discord.ComponentType.string_select.value): MENU_ID,
+    (discord.InteractionType.modal_submit.value, None): MODAL_ID,
+}
 
 
-class ComponentHandler(Protocol):
-    async def component(self, interaction: discord.Interaction, target: Target, data: Any = None) -> None: ...
+def parse_component(interaction_type: int, data: dict[str, Any]) -> Target | None:
+    """The target of a clicked component or submitted modal (its interaction data), when its custom id
+    has the shape of its kind: a button's, the draw menu's or an amount modal's."""
+    component = data.get("component_type")
+    if interaction_type == discord.InteractionType.modal_submit.value or not isinstance(component, int):
+        component = None
+    template = _SHAPES.get((interaction_type, component))
+    return None if template is None else parse_target(template, str(data.get("custom_id") or ""))
 
 
-class _HasSessions(Protocol):
-    sessions: ComponentHandler
+@dataclass(frozen=True, slots=True)
+class Components:
+    """Rows of components as Discord's JSON, standing in for a stopped discord.py `View`.
+
+    discord.py's senders call `to_components` and `has_components_v2`, and store a view for routing
+    only when it is not finished: these are always finished, as the game routes its own clicks.
+    """
+
+    rows: tuple[dict[str, Any], ...]
+
+    __discord_ui_view__ = True
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return list(self.rows)
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    @property
+    def children(self) -> list[dict[str, Any]]:
+        """Every component of every row, in order."""
+        return [item for row in self.rows for item in row["components"]]
 
 
-async def _dispatch(interaction: discord.Interaction, target: Target) -> None:
-    """Route to the sessions; a refusal or a failure goes through the one error funnel."""
-    from bot.tree import report_error, require_guild
-
-    try:
-        require_guild(interaction)
-        handler = cast(_HasSessions, interaction.client).sessions
-        await handler.component(interaction, target, dict(interaction.data or {}))
-    except Exception as exc:  # the one funnel, as for slash commands
-        await report_error(interaction, exc)
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=BUTTON_ID):
-    """A button of a table message: a word, the player's cards, the way back, the next hand."""
-
-    def __init__(self, button: discord.ui.Button[discord.ui.View], target: Target) -> None:
-        super().__init__(button)
-        self.target = target
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        target = parse_target(BUTTON_ID, match.group(0))
-        assert target is not None and isinstance(item, discord.ui.Button)
-        return cls(cast("discord.ui.Button[discord.ui.View]", item), target)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.target)
-
-
-class DiscardMenu(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=MENU_ID):
-    """The private menu of the player's own cards for the draw."""
-
-    def __init__(self, select: discord.ui.Select[discord.ui.View], target: Target) -> None:
-        super().__init__(select)
-        self.target = target
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DiscardMenu:
-        target = parse_target(MENU_ID, match.group(0))
-        assert target is not None and isinstance(item, discord.ui.Select)
-        return cls(cast("discord.ui.Select[discord.ui.View]", item), target)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.target)
+def _rows(items: Sequence[dict[str, Any]], per_row: int = 5) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {"type": 1, "components": list(items[i : i + per_row])} for i in range(0, len(items), per_row)
+    )
 
 
 LABELS = {
@@ -172,13 +156,19 @@ LABELS = {
     ActionKind.BUIO: "Buio",
     ActionKind.CONTROBUIO: "Controbuio",
 }
+_PRIMARY, _SECONDARY, _SUCCESS, _DANGER = (
+    discord.ButtonStyle.primary.value,
+    discord.ButtonStyle.secondary.value,
+    discord.ButtonStyle.success.value,
+    discord.ButtonStyle.danger.value,
+)
 _STYLES = {
-    ActionKind.PASSO: discord.ButtonStyle.danger,
-    ActionKind.APRO: discord.ButtonStyle.success,
-    ActionKind.PUNTO: discord.ButtonStyle.success,
-    ActionKind.RILANCIO: discord.ButtonStyle.success,
-    ActionKind.BUIO: discord.ButtonStyle.success,
-    ActionKind.CONTROBUIO: discord.ButtonStyle.success,
+    ActionKind.PASSO: _DANGER,
+    ActionKind.APRO: _SUCCESS,
+    ActionKind.PUNTO: _SUCCESS,
+    ActionKind.RILANCIO: _SUCCESS,
+    ActionKind.BUIO: _SUCCESS,
+    ActionKind.CONTROBUIO: _SUCCESS,
 }
 
 
@@ -191,39 +181,34 @@ def _label(legal: LegalAction) -> str:
     return word
 
 
-def _frozen(view: discord.ui.View) -> discord.ui.View:
-    """Stop the view so that discord.py does not store it: the cog's listener routes its clicks."""
-    view.stop()
-    return view
-
-
-def _button(
-    table_id: int, hand: int, what: str, label: str, style: discord.ButtonStyle, row: int
-) -> TableButton:
-    target = Target(table_id, hand, what)
-    button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-        label=label, custom_id=custom_id(table_id, hand, what), style=style, row=row
-    )
-    return TableButton(button, target)
+def _button(table_id: int, hand: int, what: str, label: str, style: int) -> dict[str, Any]:
+    return {
+        "type": 2,
+        "style": style,
+        "label": label,
+        "custom_id": custom_id(table_id, hand, what),
+        "disabled": False,
+    }
 
 
 def table_view(
     view: TableView, legal: Sequence[LegalAction], *, table_id: int, can_deal: bool = True
-) -> discord.ui.View:
+) -> Components:
     """The buttons under the table message: the legal words of the player to act, his cards, the
     way back for who sits out, and the next hand between hands; all bound to this table and hand."""
-    out = discord.ui.View(timeout=None)
     hand = view.hand_number
+    words: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
     if view.hand_running:
         for action in legal:
-            style = _STYLES.get(action.kind, discord.ButtonStyle.primary)
-            out.add_item(_button(table_id, hand, f"a:{action.kind.value}", _label(action), style, 0))
-        out.add_item(_button(table_id, hand, "carte", "Le mie carte", discord.ButtonStyle.secondary, 1))
+            style = _STYLES.get(action.kind, _PRIMARY)
+            words.append(_button(table_id, hand, f"a:{action.kind.value}", _label(action), style))
+        others.append(_button(table_id, hand, "carte", "Le mie carte", _SECONDARY))
     elif view.can_start and can_deal:
-        out.add_item(_button(table_id, hand, "inizia", "Prossima mano", discord.ButtonStyle.success, 1))
+        others.append(_button(table_id, hand, "inizia", "Prossima mano", _SUCCESS))
     if any(seat.sitting_out for seat in view.seats):
-        out.add_item(_button(table_id, hand, "rientra", "Rientro", discord.ButtonStyle.secondary, 1))
-    return _frozen(out)
+        others.append(_button(table_id, hand, "rientra", "Rientro", _SECONDARY))
+    return Components(_rows(words) + _rows(others))
 
 
 def amount_modal(legal: LegalAction, *, table_id: int, hand: int) -> discord.ui.Modal:
@@ -256,22 +241,22 @@ def amount_modal(legal: LegalAction, *, table_id: int, hand: int) -> discord.ui.
     return modal
 
 
-def discard_view(cards: Iterable[Card], max_draw: int, *, table_id: int, hand: int) -> discord.ui.View:
+def discard_view(cards: Iterable[Card], max_draw: int, *, table_id: int, hand: int) -> Components:
     """The private select menu of the player's own cards, for the draw."""
     shown = hand_order(cards)
-    select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-        custom_id=custom_id(table_id, hand, "scarta"),
-        placeholder="Scegli le carte da cambiare",
-        min_values=1,
-        max_values=min(max_draw, len(shown)),
-        options=[
-            discord.SelectOption(label=str(card), value=str(card.code), description=f"carta n. {i}")
+    menu = {
+        "type": 3,
+        "custom_id": custom_id(table_id, hand, "scarta"),
+        "placeholder": "Scegli le carte da cambiare",
+        "min_values": 1,
+        "max_values": min(max_draw, len(shown)),
+        "options": [
+            {"label": str(card), "value": str(card.code), "description": f"carta n. {i}", "default": False}
             for i, card in enumerate(shown, start=1)
         ],
-    )
-    out = discord.ui.View(timeout=None)
-    out.add_item(DiscardMenu(select, Target(table_id, hand, "scarta")))
-    return _frozen(out)
+        "disabled": False,
+    }
+    return Components(_rows([menu]))
 
 
 def modal_value(data: Any, field: str = AMOUNT_FIELD) -> str | None:

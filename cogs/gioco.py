@@ -2,9 +2,9 @@
 
 Each command calls down into the table's session (bot/session.py), which judges the action from
 the state now (a refusal is private from the first byte), then under the table's lock, and shows
-the result. Buttons and the draw menu are discord.py dynamic items (bot/views.py); modals are not,
-so the listener below routes them, and answers any other ``tv:`` custom id (an old format, an
-unknown word) with the same clean, private refusal as a stale button.
+the result. The listener below routes every button, draw menu and amount modal of the game (their
+custom ids are bound to a table and hand, bot/views.py), and answers any other ``tv:`` custom id (an
+old format, an unknown word, a button since taken off) with the same clean, private refusal.
 """
 
 from __future__ import annotations
@@ -34,37 +34,25 @@ class Gioco(commands.Cog):
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(views.TableButton, views.DiscardMenu)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(views.TableButton, views.DiscardMenu)
-
     async def perform(self, interaction: discord.Interaction, kind: ActionKind, **said: Any) -> None:
         await self.bot.sessions.act(interaction, kind, **said)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Modals of the game, and every ``tv:`` id no dynamic item answers."""
-        if interaction.type not in (
-            discord.InteractionType.component,
-            discord.InteractionType.modal_submit,
-        ):
+        """Every button, menu and modal of the game, and every other ``tv:`` id with a refusal."""
+        kind = interaction.type
+        if kind is not discord.InteractionType.component and kind is not discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id") or "")
         if not custom_id.startswith(views.PREFIX):
             return
-        if (
-            interaction.type is discord.InteractionType.component
-            and views.known_custom_id(custom_id)
-            and _on_message(interaction.message, custom_id)
-        ):
-            return  # a dynamic item answers it (discord.py only matches items the message still has)
         try:
             require_guild(interaction)
-            target = views.parse_target(views.MODAL_ID, custom_id)
-            if interaction.type is not discord.InteractionType.modal_submit or target is None:
+            target = views.parse_component(kind.value, data)
+            if target is None or (
+                kind is discord.InteractionType.component and not _on_message(interaction.message, custom_id)
+            ):
                 raise UserError(STALE)  # an old format, an unknown word, a component no longer shown
             await self.bot.sessions.component(interaction, target, data)
         except Exception as exc:  # the one funnel, as for slash commands
@@ -134,7 +122,7 @@ class Gioco(commands.Cog):
 
 def _on_message(message: discord.Message | None, custom_id: str) -> bool:
     """Whether the message still carries the component: a client showing an older version of it
-    (buttons since taken off) sends clicks discord.py's dynamic items ignore; this cog answers them."""
+    (buttons since taken off) can still send its clicks."""
     if message is None:
         return False
     stack: list[Any] = list(message.components)

@@ -50,6 +50,7 @@ class InteractionRecord:
     source_message_id: int | None = None  # the message holding the clicked component
     callback_type: int | None = None
     callback_data: Json = field(default_factory=dict)
+    callback_with_response: bool = False  # whether the answer asked for its message back
     original_id: int | None = None  # the message @original refers to
     followup_ids: list[int] = field(default_factory=list)
     edited_ids: list[int] = field(default_factory=list)

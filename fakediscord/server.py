@@ -865,7 +865,10 @@ class FakeDiscord(UserActions, GatewayMixin):
                 response_message_loading=bool(msg.flags & LOADING),
                 response_message_ephemeral=msg.ephemeral,
             )
+        rec.callback_with_response = request.query.get("with_response", "").lower() in ("1", "true")
         rec.answered.set()  # last: whoever waits on it finds the answer's message already stored
+        if not rec.callback_with_response:
+            return web.Response(status=204)  # as Discord: the callback's body only when asked for
         return json_response({"interaction": interaction, "resource": resource})
 
     async def _followup(self, request: web.Request) -> web.Response:

@@ -105,7 +105,7 @@ async def test_the_global_limit_spares_interaction_responses(
         assert response.headers["X-RateLimit-Global"] == "true"
         assert response.headers["X-RateLimit-Scope"] == "global"
     rec = fake_discord.open_interaction(fake_discord.user("alice"), "poker")
-    path = f"api/v10/interactions/{rec.id}/{rec.token}/callback"
+    path = f"api/v10/interactions/{rec.id}/{rec.token}/callback?with_response=1"
     async with http.post(path, json={"type": 4, "data": {"content": "ok"}}) as response:
         assert response.status == 200
     clock.now += 1.0

@@ -52,8 +52,9 @@ async def call(http: aiohttp.ClientSession, method: str, path: str, body: Any = 
         return response.status, (json.loads(text) if text else None)
 
 
-def callback_path(rec: InteractionRecord) -> str:
-    return f"/interactions/{rec.id}/{rec.token}/callback"
+def callback_path(rec: InteractionRecord, *, with_response: bool = True) -> str:
+    """The callback route, asking for the answer's message back as discord.py does by default."""
+    return f"/interactions/{rec.id}/{rec.token}/callback" + ("?with_response=1" if with_response else "")
 
 
 def webhook_path(fake: FakeDiscord, rec: InteractionRecord) -> str:
@@ -94,6 +95,21 @@ async def test_an_answer_within_three_seconds_is_accepted(
     status, _ = await call(http, "POST", callback_path(rec), {"type": 4, "data": {"content": "in tempo"}})
     assert status == 200
     assert [m.content for m in fake_discord.messages("poker")] == ["in tempo"]
+
+
+async def test_a_callback_returns_its_message_only_when_asked(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    plain = fake_discord.open_interaction(fake_discord.user("alice"), "poker")
+    status, body = await call(
+        http, "POST", callback_path(plain, with_response=False), {"type": 4, "data": {"content": "a"}}
+    )
+    assert (status, body) == (204, None)
+    asked = fake_discord.open_interaction(fake_discord.user("alice"), "poker")
+    status, body = await call(http, "POST", callback_path(asked), {"type": 4, "data": {"content": "b"}})
+    first, second = fake_discord.messages("poker")
+    assert (first.content, second.content) == ("a", "b")
+    assert status == 200 and body["resource"]["message"]["id"] == str(second.id)
 
 
 async def test_the_deadline_can_be_switched_off(

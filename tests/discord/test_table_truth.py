@@ -39,7 +39,7 @@ async def converged(harness: Any, game: Game) -> None:
     assert shown.content == (latest["content"] or ""), "the table message shows the latest log and turn"
     assert shown.embeds[0]["fields"] == latest["embed"].to_dict()["fields"]
     ids = sorted(c["custom_id"] for c in shown.components)
-    assert ids == sorted(str(item.custom_id) for item in latest["view"].children)
+    assert ids == sorted(str(item["custom_id"]) for item in latest["view"].children)
 
 
 async def stale_click(harness: Any, user: Any, message: Any, custom_id: str) -> Any:
@@ -399,4 +399,21 @@ async def test_a_player_sitting_down_between_hands_appears_on_the_table_message(
     await harness.slash(carol, "tavolo siedi", buyin=200)
     await converged(harness, game)
     assert f"<@{carol.id}>: 200 fiches" in game.message.text()
+    game.finish()
+
+
+async def test_answers_ask_discord_for_their_message_only_when_posting_a_table_message(harness: Any) -> None:
+    """Discord sends the answer's message back only when asked: only a new hand's table message asks
+    (its id is kept); every other answer costs the bot no message to read."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    dealt = await game.start(alice, HEADS_UP)
+    typed = await game.say(bob, "passo")
+    clicked = await game.click(alice, "Passo")  # nobody opens: the hand ends
+    shown = await harness.click(bob, game.message, label="Prossima mano")
+    answers = [r.record for r in (dealt, typed, clicked, shown)]
+    assert [a.callback_type for a in answers] == [4, 4, 7, 4]
+    assert [a.callback_with_response for a in answers] == [True, False, False, True]
+    assert game.live.message_id == shown.record.original_id, "the new table message is the dealer's answer"
     game.finish()
