@@ -7,7 +7,7 @@ no accented letters, and Italian names need them (Niccolò, Lucìa). Nothing is 
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -64,8 +64,10 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_PATH), size)
 
 
+@lru_cache(maxsize=2048)
 def text_width(text: str, size: int) -> int:
-    """The advance width of ``text`` in pixels."""
+    """The advance width of ``text`` in pixels, remembered: the same names and categories are
+    measured at every showdown of a table, twice each (the layout, then the fitting)."""
     return int(_MEASURE.textlength(text, font=font(size)) + 0.999)
 
 
