@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.pictures._canvas import FELT, MUTED, TEXT, WINNER_BAND, fit_text, font, text_width
 from bot.pictures.faces import LARGE, SMALL, CardSize, card_face, placeholder_face
-from bot.pictures.palette import index_of, png_bytes, to_palette
+from bot.pictures.palette import CARD_COLORS, index_of, png_bytes, to_palette
 from engine.cards import Card
 
 __all__ = [
@@ -77,7 +77,7 @@ def _card_row(faces: Sequence[Image.Image]) -> bytes:
     )
     for i, face in enumerate(faces):
         image.paste(face, (card_x(i), MARGIN))
-    return png_bytes(image)
+    return png_bytes(image, CARD_COLORS)
 
 
 def hand_png(cards: Sequence[Card]) -> bytes:
