@@ -1,6 +1,6 @@
 """Card pictures: the time to render each picture against the floor of encoding its PNG.
 
-    python -m bench.bench_render [--rounds R] [--reps N]
+    python -m bench.bench_render [--rounds R] [--reps N] [--levels]
 
 For every picture the bot sends (a private 5-card hand, the texas board, a showdown of 6 players,
 a texas showdown of 6 with the board, the night's results chart of 8 players), the benchmark
@@ -15,6 +15,9 @@ PNG), and in the same run, on an image of the same size and pixels:
 
 Faces are drawn before the timing starts (a running bot has them cached after its first hands); the
 time to draw all 104 faces from nothing is printed once on its own.
+
+With ``--levels`` it then times the encoding alone of each card picture at every zlib level (the
+picture's own palette indices re-saved), the measure behind ``bot.pictures.palette.PNG_LEVEL``.
 
 Figures are the median over ``R`` interleaved rounds of the mean of ``N`` calls, in CPU time of
 this process (``time.process_time``), so that other processes on the shared cores count less.
@@ -114,6 +117,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_render", description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (median reported)")
     parser.add_argument("--reps", type=int, default=50, help="calls per picture and round")
+    parser.add_argument("--levels", action="store_true", help="also time the PNG encoding at each zlib level")
     args = parser.parse_args(list(argv))
 
     faces.clear_cache()
@@ -161,7 +165,34 @@ def main(argv: Sequence[str] = ()) -> int:
             f"{render:>8.2f} {floor:>8.2f} {render / floor:>5.1f}× {statistics.median(peer_ms[i]):>8.2f} "
             f"{target:>7}"
         )
+    if args.levels:
+        _print_levels(cases[:4], args.rounds, args.reps)
     return 0
+
+
+_LEVELS = (1, 2, 3, 4, 6, 9)
+
+
+def _save(image: Image.Image, level: int) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", compress_level=level)
+    return buffer.getvalue()
+
+
+def _print_levels(cases: Sequence[Case], rounds: int, reps: int) -> None:
+    """Encoding alone at each zlib level: ms and KB per picture (the card pictures are "P" images,
+    so decoding one gives back exactly the indices and palette that were encoded)."""
+    print(f"\nPNG encoding alone by zlib level, median of {rounds} rounds × {reps} calls, CPU ms / KB")
+    print(f"{'picture':<28} " + " ".join(f"{f'level {level}':>16}" for level in _LEVELS))
+    for case in cases:
+        image = Image.open(io.BytesIO(case.render()))
+        image.load()
+        cells = []
+        for level in _LEVELS:
+            save = functools.partial(_save, image, level)
+            ms = statistics.median(_mean_ms(save, reps) for _ in range(rounds))
+            cells.append(f"{ms:.2f} ms {len(_save(image, level)) / 1024:.1f} KB")
+        print(f"{case.name:<28} " + " ".join(f"{cell:>16}" for cell in cells))
 
 
 if __name__ == "__main__":

@@ -60,9 +60,10 @@ _TEXT_GRADIENTS: Final[tuple[tuple[Color, Color, int], ...]] = (
 )
 
 PNG_LEVEL: Final = 3
-"""zlib level of the card pictures. Measured on the pictures themselves (bench/bench_render.py):
-level 6 encodes three to four times slower for a PNG about 15 % smaller, level 1 or 2 saves
-little time over 3 for a PNG 10 % larger; ``optimize`` costs ten times more."""
+"""zlib level of the card pictures, measured on the pictures themselves (``python -m
+bench.bench_render --levels``): level 4 encodes 70 % slower for a PNG 6 to 15 % smaller, level 6
+three and a half times slower, level 1 or 2 is barely faster for a PNG 5 to 15 % larger, and
+``optimize`` costs thirty times more."""
 
 
 def _gradient(start: Color, end: Color, steps: int) -> list[Color]:
