@@ -1,4 +1,4 @@
-"""One fixed palette for the card pictures, so that no card picture needs a quantizer.
+"""One fixed palette for the card pictures, so that no card picture builds a palette of its own.
 
 A card picture holds few colours: the felt, the paper, the card edge, the two suit colours, the
 empty slots, the winner's band, the text, and the anti-aliased edges between them. Each edge is a
@@ -35,7 +35,6 @@ from bot.pictures._canvas import (
 
 __all__ = ["CARD_COLORS", "COLORS", "PNG_LEVEL", "index_of", "png_bytes", "to_palette"]
 
-# (one colour, the other, steps including both ends): more steps where the contrast is high.
 _GRADIENTS: Final[tuple[tuple[Color, Color, int], ...]] = (
     # Card faces, composited on the felt.
     (PAPER, RED_SUIT, 16),
