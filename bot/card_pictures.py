@@ -51,7 +51,7 @@ SHOWDOWN_FILE = "mano.png"
 
 
 def hand_picture(cards: Sequence[Card]) -> bytes | None:
-    """A private hand as a PNG in the holding order (None for no cards): drawn inline, about a ms."""
+    """A private hand as a PNG in the holding order (None for no cards): drawn inline, about 0.15 ms."""
     return hand_png(hand_order(cards)) if cards else None
 
 

@@ -7,19 +7,24 @@ no accented letters, and Italian names need them (Niccolò, Lucìa). Nothing is 
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 __all__ = [
     "BLACK_SUIT",
+    "CARD_EDGE",
     "FELT",
     "GREEN_BAR",
     "MUTED",
+    "PAPER",
     "RED_BAR",
     "RED_SUIT",
+    "SLOT_EDGE",
+    "SLOT_FILL",
     "TEXT",
+    "WINNER_BAND",
     "Color",
     "fit_text",
     "font",
@@ -37,6 +42,14 @@ RED_SUIT: Color = (204, 24, 36)
 BLACK_SUIT: Color = (24, 24, 24)
 GREEN_BAR: Color = (64, 190, 90)
 RED_BAR: Color = (220, 60, 60)
+PAPER: Color = (252, 252, 248)
+"""A card face."""
+CARD_EDGE: Color = (150, 150, 150)
+SLOT_FILL: Color = (22, 110, 60)
+"""An empty board slot, edged with ``SLOT_EDGE``."""
+SLOT_EDGE: Color = (95, 165, 115)
+WINNER_BAND: Color = (28, 118, 66)
+"""The band behind a showdown winner's row."""
 
 FONT_PATH = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
 
@@ -51,8 +64,10 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_PATH), size)
 
 
+@lru_cache(maxsize=2048)
 def text_width(text: str, size: int) -> int:
-    """The advance width of ``text`` in pixels."""
+    """The advance width of ``text`` in pixels, remembered: the same names and categories are
+    measured at every showdown of a table, twice each (the layout, then the fitting)."""
     return int(_MEASURE.textlength(text, font=font(size)) + 0.999)
 
 
@@ -72,7 +87,8 @@ def fit_text(text: str, size: int, max_width: int) -> str:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """PNG bytes of a 64-colour palette image at zlib level 6.
+    """PNG bytes of a 64-colour palette image at zlib level 6 (the charts; the card pictures use
+    the fixed palette of ``bot.pictures.palette`` instead).
 
     These pictures are flat: the felt, the paper, two suit colours, the text and their
     anti-aliased edges. A fast octree palette keeps the dominant colours exact and makes the PNG

@@ -3,8 +3,9 @@
 A face is the French card players know: the rank in the top-left corner (``10`` in two
 characters), a small suit under it and a large suit in the middle; ♥ ♦ red, ♣ ♠ black. Suits are
 vector shapes (circles and polygons), drawn four times larger and scaled down so their edges are
-smooth, so no symbol font is needed. Faces are composited on the table's green once, so a picture
-only pastes opaque rectangles.
+smooth, so no symbol font is needed. Faces are composited on the table's green once and reduced
+to the fixed palette of ``bot.pictures.palette`` once, so a picture only pastes opaque rectangles of
+palette indices and never quantizes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,18 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.pictures._canvas import BLACK_SUIT, FELT, RED_SUIT, Color, font
+from bot.pictures._canvas import (
+    BLACK_SUIT,
+    CARD_EDGE,
+    FELT,
+    PAPER,
+    RED_SUIT,
+    SLOT_EDGE,
+    SLOT_FILL,
+    Color,
+    font,
+)
+from bot.pictures.palette import to_palette
 from engine.cards import Card, Suit
 
 __all__ = [
@@ -44,10 +56,6 @@ LARGE: Final = CardSize(72, 100)
 SMALL: Final = CardSize(54, 76)
 """The rows of a showdown."""
 
-_PAPER: Final[Color] = (252, 252, 248)
-_EDGE: Final[Color] = (150, 150, 150)
-_SLOT_FILL: Final[Color] = (22, 110, 60)
-_SLOT_EDGE: Final[Color] = (95, 165, 115)
 _RANK_TEXT: Final = {**{r: str(r) for r in range(2, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 _FACES: dict[tuple[int, CardSize], Image.Image] = {}
@@ -110,10 +118,10 @@ def _blank(size: CardSize, fill: Color, edge: Color) -> Image.Image:
 
 
 def _draw_face(code: int, size: CardSize) -> Image.Image:
-    """Draw one face from scratch; ``card_face`` calls it once per card and size."""
+    """Draw one face from scratch in RGB; ``card_face`` calls it once per card and size."""
     card = Card.from_code(code)
     color = suit_color(card.suit)
-    face = _blank(size, _PAPER, _EDGE)
+    face = _blank(size, PAPER, CARD_EDGE)
     draw = ImageDraw.Draw(face)
     rank_size = round(size.height * 0.25)
     draw.text(
@@ -132,20 +140,21 @@ def _draw_face(code: int, size: CardSize) -> Image.Image:
 
 
 def card_face(card: Card, size: CardSize = LARGE) -> Image.Image:
-    """The face of ``card`` at ``size``, drawn on first use and then shared (do not modify it)."""
+    """The face of ``card`` at ``size`` in the fixed palette ("P" mode), drawn on first use and
+    then shared (do not modify it)."""
     key = (card.code, size)
     face = _FACES.get(key)
     if face is None:
-        face = _FACES[key] = _draw_face(card.code, size)
+        face = _FACES[key] = to_palette(_draw_face(card.code, size), cards_only=True)
     return face
 
 
 def placeholder_face(size: CardSize = LARGE) -> Image.Image:
-    """An empty slot: a board card not dealt yet."""
+    """An empty slot in the fixed palette: a board card not dealt yet."""
     key = (-1, size)
     face = _FACES.get(key)
     if face is None:
-        face = _FACES[key] = _blank(size, _SLOT_FILL, _SLOT_EDGE)
+        face = _FACES[key] = to_palette(_blank(size, SLOT_FILL, SLOT_EDGE), cards_only=True)
     return face
 
 

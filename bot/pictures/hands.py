@@ -1,7 +1,11 @@
 """Pictures of cards: a private hand, the texas board and the hands shown at a showdown.
 
 Each function composes cached faces (``bot.pictures.faces``) on the felt and returns PNG bytes,
-ready for ``discord.File(io.BytesIO(data), "mano.png")``.
+ready for ``discord.File(io.BytesIO(data), "mano.png")``. A row of cards (a hand, the board) is
+composed directly in the fixed palette of ``bot.pictures.palette``: the private hand is drawn for
+every player at every deal and draw, so it must cost little more than its PNG encoding. A showdown
+has anti-aliased text, which Pillow draws only in RGB: it is composed in RGB and reduced to the same
+palette once (a nearest-colour lookup, far cheaper than building a palette per picture).
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.pictures._canvas import FELT, MUTED, TEXT, fit_text, font, text_width, to_png
+from bot.pictures._canvas import FELT, MUTED, TEXT, WINNER_BAND, fit_text, font, text_width
 from bot.pictures.faces import LARGE, SMALL, CardSize, card_face, placeholder_face
+from bot.pictures.palette import CARD_COLORS, index_of, png_bytes, to_palette
 from engine.cards import Card
 
 __all__ = [
@@ -39,7 +44,6 @@ _NAME_SIZE: Final = 17
 _CATEGORY_SIZE: Final = 14
 _TEXT_MIN: Final = 140
 _TEXT_MAX: Final = 320
-_WINNER_BAND: Final = (28, 118, 66)
 _BOARD_LABEL: Final = "Carte comuni"
 
 
@@ -63,13 +67,17 @@ def _row_width(count: int, size: CardSize, gap: int) -> int:
     return count * size.width + max(count - 1, 0) * gap
 
 
+_FELT_INDEX: Final = index_of(FELT)
+
+
 def _card_row(faces: Sequence[Image.Image]) -> bytes:
+    """Palette faces pasted on a palette canvas: index copies, no conversion, no quantize."""
     image = Image.new(
-        "RGB", (2 * MARGIN + _row_width(len(faces), LARGE, CARD_GAP), LARGE.height + 2 * MARGIN), FELT
+        "P", (2 * MARGIN + _row_width(len(faces), LARGE, CARD_GAP), LARGE.height + 2 * MARGIN), _FELT_INDEX
     )
     for i, face in enumerate(faces):
         image.paste(face, (card_x(i), MARGIN))
-    return to_png(image)
+    return png_bytes(image, CARD_COLORS)
 
 
 def hand_png(cards: Sequence[Card]) -> bytes:
@@ -145,7 +153,7 @@ def showdown_png(rows: Sequence[ShowdownRow], board: Sequence[Card] | None = Non
             draw.rounded_rectangle(
                 (MARGIN // 2, top + 2, layout.width - MARGIN // 2, top + SHOWDOWN_ROW_HEIGHT - 2),
                 radius=8,
-                fill=_WINNER_BAND,
+                fill=WINNER_BAND,
             )
         middle = top + SHOWDOWN_ROW_HEIGHT // 2
         name = fit_text(row.name, _NAME_SIZE, layout.text_width)
@@ -154,4 +162,4 @@ def showdown_png(rows: Sequence[ShowdownRow], board: Sequence[Card] | None = Non
             category = fit_text(row.category, _CATEGORY_SIZE, layout.text_width)
             draw.text((MARGIN, middle + 4), category, fill=MUTED, font=font(_CATEGORY_SIZE), anchor="la")
         cards_at(top, [card_face(card, SMALL) for card in row.cards])
-    return to_png(image)
+    return png_bytes(to_palette(image))

@@ -20,10 +20,11 @@ from bot.pictures import (
     showdown_png,
     standings_png,
 )
-from bot.pictures._canvas import FELT, GREEN_BAR, RED_BAR, TEXT, font
+from bot.pictures._canvas import BLACK_SUIT, FELT, GREEN_BAR, PAPER, RED_BAR, RED_SUIT, TEXT, font
 from bot.pictures.charts import CHART_ROW_HEIGHT, STANDINGS_ROW_HEIGHT, chart_geometry
-from bot.pictures.faces import LARGE, SMALL, CardSize, pip_center
+from bot.pictures.faces import LARGE, SMALL, CardSize, card_face, pip_center, placeholder_face
 from bot.pictures.hands import CARD_GAP, MARGIN, SHOWDOWN_ROW_HEIGHT, card_x, showdown_layout
+from bot.pictures.palette import CARD_COLORS, COLORS, PNG_LEVEL
 from engine.cards import Card, parse_cards
 
 RGB = tuple[int, int, int]
@@ -44,8 +45,9 @@ def _pixel(image: Image.Image, x: int, y: int) -> RGB:
 
 
 def _near(rgb: RGB, expected: RGB, tolerance: int = 12) -> bool:
-    """Colours within a few levels: the PNG is a 64-colour palette, exact for the dominant colours
-    (felt, bars) and close for the small areas (badges, text)."""
+    """Colours within a few levels: the PNG is a palette (fixed for the cards, 64 colours for the
+    charts), exact for the dominant colours (felt, bars) and close for the small areas (badges,
+    text)."""
     return all(abs(a - b) <= tolerance for a, b in zip(rgb, expected, strict=True))
 
 
@@ -103,7 +105,66 @@ def test_a_five_card_hand_is_a_small_png_with_five_cards() -> None:
     assert len(cards) == 5
     for (start, _), i in zip(cards, range(5), strict=True):
         assert card_x(i) <= start <= card_x(i) + 4
-    assert len(data) < 30_000
+    assert len(data) < 6_000  # a palette PNG: the same pixels in RGB take about 9 KB
+
+
+def _card_at(image: Image.Image, index: int) -> Image.Image:
+    left = card_x(index)
+    return image.crop((left, MARGIN, left + LARGE.width, MARGIN + LARGE.height))
+
+
+def test_each_card_of_a_hand_is_the_face_of_that_card_in_the_order_given() -> None:
+    hand = parse_cards("10♦ Q♠ 3♣ A♥ 10♠")
+    image = _open(hand_png(hand))
+    others = parse_cards("10♥ K♠ 3♠ A♦ J♠")  # one rank or one suit away from each card
+    for i, (card, other) in enumerate(zip(hand, others, strict=True)):
+        shown = _card_at(image, i).tobytes()
+        assert shown == card_face(card).convert("RGB").tobytes(), card
+        assert shown != card_face(other).convert("RGB").tobytes(), other
+
+
+def test_the_board_shows_its_cards_then_empty_slots_face_by_face() -> None:
+    board = parse_cards("K♥ 9♥ 4♣")
+    image = _open(board_png(board))
+    for i, card in enumerate(board):
+        assert _card_at(image, i).tobytes() == card_face(card).convert("RGB").tobytes(), card
+    for i in (3, 4):
+        assert _card_at(image, i).tobytes() == placeholder_face().convert("RGB").tobytes()
+
+
+def test_a_hand_looks_like_its_full_colour_drawing() -> None:
+    """The fixed palette stays within a few levels of the RGB drawing everywhere (the 64-colour
+    octree it replaced was up to 12 levels off, 1 on average), and exact on felt, paper and suits."""
+    hand = parse_cards("A♥ K♠ Q♦ J♣ 10♥")
+    drawing = Image.new("RGB", (2 * MARGIN + 5 * LARGE.width + 4 * CARD_GAP, LARGE.height + 2 * MARGIN), FELT)
+    for i, card in enumerate(hand):
+        drawing.paste(faces._draw_face(card.code, LARGE), (card_x(i), MARGIN))
+    image = _open(hand_png(hand))
+    assert image.size == drawing.size
+    # every channel of every pixel
+    differences = [abs(a - b) for a, b in zip(image.tobytes(), drawing.tobytes(), strict=True)]
+    assert max(differences) <= 12
+    assert sum(differences) / len(differences) < 1.0
+    assert {PAPER, FELT, RED_SUIT, BLACK_SUIT} <= set(CARD_COLORS)
+    assert _pixel(image, 2, 2) == FELT
+    assert _pixel(image, card_x(0) + LARGE.width // 2, MARGIN + LARGE.height - 8) == PAPER
+    assert _pip(image, 0) == RED_SUIT and _pip(image, 3) == BLACK_SUIT  # the heart, the club
+
+
+def _palette_entries(data: bytes) -> int:
+    """The number of colours in a PNG's PLTE chunk."""
+    start = data.index(b"PLTE") - 4
+    return int.from_bytes(data[start : start + 4], "big") // 3
+
+
+def test_a_row_of_cards_carries_only_the_card_colours_and_a_showdown_the_text_colours_too() -> None:
+    assert len(CARD_COLORS) < len(COLORS) <= 256
+    hand = hand_png(parse_cards("A♥ K♠ Q♦ J♣ 10♥"))
+    assert _palette_entries(hand) <= len(CARD_COLORS)
+    assert _palette_entries(board_png(parse_cards("A♥"))) <= len(CARD_COLORS)
+    showdown = showdown_png([ShowdownRow("Anna", parse_cards("A♥ K♠"), "coppia", winner=True)])
+    assert len(CARD_COLORS) < _palette_entries(showdown) <= len(COLORS)
+    assert 1 <= PNG_LEVEL <= 9
 
 
 @pytest.mark.parametrize("count", [2, 5, 7])
