@@ -10,7 +10,8 @@ the call of the turn before is deleted then, whether the player acted, timed out
 the table closed or the bot stops. A player turns his own calls off and on with ``/avvisi``; the
 choice is stored per server (bot/storage/player_settings.py) and read once, then cached.
 
-The grace period runs on the turn timers' clock (bot/timers.py), so tests move time instead of
+The grace period runs on the turn timers' clock (bot/timers.py), as a clock handle rather than a
+sleeping task (a turn passes at every action; a call is rarely due), so tests move time instead of
 waiting. A bot that crashes (no clean stop) leaves its last calls in place: they hold no card and
 only say whose turn it was.
 """
@@ -29,7 +30,7 @@ import discord
 from bot.errors import NETWORK_ERRORS, UserError
 from bot.storage import StorageError
 from bot.storage.ledger import is_computer
-from bot.timers import Clock
+from bot.timers import Clock, Handle
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
@@ -79,6 +80,7 @@ class _Call:
     hand_number: int
     due: float
     posted: Callable[[], bool]
+    waiting: Handle | None = None  # the clock's handle until the call is due
     task: asyncio.Task[None] | None = None
     message_id: int | None = None
     sending: bool = False
@@ -115,7 +117,12 @@ class TurnCalls:
         due = self._clock().now() + after
         call = _Call(live.channel_id, live.guild_id, player, table.hand_number, due, posted)
         self._calls[live.channel_id] = call
-        call.task = self._spawn(self._run(call), f"turn-call-{live.channel_id}")
+        call.waiting = self._clock().call_at(due, lambda: self._due(call))
+
+    def _due(self, call: _Call) -> None:
+        call.waiting = None
+        if not call.ended:
+            call.task = self._spawn(self._run(call), f"turn-call-{call.channel_id}")
 
     def end(self, channel_id: int) -> None:
         """The turn is over: the call waiting is dropped, the call shown is deleted."""
@@ -173,6 +180,8 @@ class TurnCalls:
 
     def _finish(self, call: _Call) -> None:
         call.ended = True
+        if call.waiting is not None:
+            call.waiting.cancel()  # not due yet: no task was ever started
         if call.task is not None and not call.task.done() and not call.sending:
             call.task.cancel()  # still waiting: nothing was posted
         if call.message_id is not None:
@@ -180,7 +189,6 @@ class TurnCalls:
             self._spawn(self._delete(call.channel_id, message_id), f"turn-call-delete-{call.channel_id}")
 
     async def _run(self, call: _Call) -> None:
-        await self._clock().sleep_until(call.due)
         for _ in range(POSTED_WAIT_STEPS):
             if call.posted() or call.ended:
                 break

@@ -8,6 +8,8 @@ a second process on the same file waits (busy timeout) instead of interleaving.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -70,14 +72,20 @@ class SqliteBackend(Backend):
     async def transaction(self, *, write: bool) -> AsyncIterator[Conn]:
         """A read-only transaction is deferred, so other processes can still write meanwhile."""
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
+                # Inside the try: a task cancelled while BEGIN is on its way still gets its ROLLBACK.
+                await self.conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield self._wrapped
                 await self.conn.execute("COMMIT")
             except BaseException:
-                if self.conn.in_transaction:  # also when COMMIT itself failed
-                    await self.conn.execute("ROLLBACK")
+                await asyncio.shield(self._rollback())  # also when COMMIT itself failed
                 raise
+
+    async def _rollback(self) -> None:
+        """End whatever this connection began. aiosqlite runs its statements one by one in order, so
+        a ROLLBACK queued after a BEGIN that a cancelled task never saw finish still ends it."""
+        with contextlib.suppress(sqlite3.OperationalError):  # nothing had begun after all
+            await self.conn.execute("ROLLBACK")
 
     async def close(self) -> None:
         async with self._lock:

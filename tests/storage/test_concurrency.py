@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
-from bot.storage import InsufficientChips, Storage
+from bot.storage import InsufficientChips, NotSeated, Storage
 from tests.storage.conftest import ALICE, BOB, GUILD, STARTING, Database
 
 
@@ -69,4 +70,26 @@ async def test_a_refusal_in_one_task_does_not_undo_another(storage: Storage) -> 
     assert sum(isinstance(r, InsufficientChips) for r in results) == 1
     assert await storage.balance(GUILD, ALICE) == STARTING - 600
     assert await storage.balance(GUILD, BOB) == STARTING + 5
+    assert await storage.check() == []
+
+
+async def test_a_task_cancelled_at_any_step_of_its_transaction_leaves_the_database_usable(
+    storage: Storage,
+) -> None:
+    """Cancelled while its BEGIN, a statement or its COMMIT is on the way (a turn call whose turn
+    passed, a bot stopping): the transaction is rolled back and the next one runs."""
+    table = await storage.create_table(GUILD, 7, BOB, "texas", {}, {})
+    await storage.balance(GUILD, ALICE)
+    for steps in range(6):  # cancel after 0, 1, 2... turns of the event loop
+        task = asyncio.create_task(storage.buy_in(table, ALICE, 10))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        # The buy-in was committed (10 come back) or rolled back (not seated): either way, the next
+        # transactions run.
+        with contextlib.suppress(NotSeated):
+            assert await storage.cash_out(table, ALICE) == 10
+    assert await storage.balance(GUILD, ALICE) == STARTING
     assert await storage.check() == []
