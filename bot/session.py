@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
-from discord.http import handle_message_parameters
+from discord.http import Route, handle_message_parameters
 
-from bot import answers, reading, render, views
+from bot import answers, multipart, reading, render, views
 from bot.card_pictures import TablePicture, hand_picture, showdown_rows
 from bot.computers import is_computer
 from bot.errors import NETWORK_ERRORS, UserError
@@ -533,7 +533,12 @@ async def send_raw(bot: discord.Client, channel_id: int, **message: Any) -> int:
     is most of a post's CPU in discord.py. Same payload, same errors (`discord.HTTPException`).
     """
     with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **message) as params:
-        data = await bot.http.send_message(channel_id, params=params)
+        body = multipart.encode(params.multipart) if params.files and params.multipart else None
+        if body is None:
+            data = await bot.http.send_message(channel_id, params=params)
+        else:  # the picture of a DM or a table message: one body, encoded once (bot/multipart.py)
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+            data = await bot.http.request(route, data=body)
     return int(data["id"])
 
 
@@ -542,4 +547,10 @@ async def edit_raw(bot: discord.Client, channel_id: int, message_id: int, **mess
     The views of the game are stopped (bot/views.py): discord.py would not have stored them either."""
     mentions = bot.allowed_mentions if "content" in message else None  # as `Message.edit` does
     with handle_message_parameters(previous_allowed_mentions=mentions, **message) as params:
-        await bot.http.edit_message(channel_id, message_id, params=params)
+        body = multipart.encode(params.multipart) if params.files and params.multipart else None
+        if body is None:
+            await bot.http.edit_message(channel_id, message_id, params=params)
+        else:
+            path = "/channels/{channel_id}/messages/{message_id}"
+            route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
+            await bot.http.request(route, data=body)
