@@ -63,6 +63,9 @@ class Entry:
     table_id: int | None = None
 
 
+_ENTRY_COLUMNS = (("account", "TEXT"), ("user_id", "BIGINT"), ("table_id", "BIGINT"), ("amount", "BIGINT"))
+
+
 def to_time(at: datetime) -> int:
     return int(at.timestamp())
 
@@ -95,10 +98,13 @@ async def record(
         " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (guild_id, reason, table_id, hand_id, by_user_id, tournament_id, now),
     )
-    await conn.executemany(
+    source, args = conn.rows(
+        _ENTRY_COLUMNS, [(e.account, e.user_id, e.table_id, e.amount) for e in kept]
+    )  # all of them in one statement
+    await conn.execute(
         "INSERT INTO entries (movement_id, guild_id, account, user_id, table_id, amount)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [(movement_id, guild_id, e.account, e.user_id, e.table_id, e.amount) for e in kept],
+        f" SELECT ?, ?, v.account, v.user_id, v.table_id, v.amount FROM {source} AS v",
+        [movement_id, guild_id, *args],
     )
     return int(movement_id)
 

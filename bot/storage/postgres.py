@@ -12,6 +12,11 @@ chips twice:
 * a process that shards the tables holds a session advisory lock per shard (`hold_shards`) for as
   long as it lives, and stamps its token on the tables it claims; PostgreSQL drops the advisory
   locks of a dead process with its connection, so its shards can be claimed again.
+
+A transaction costs the bot's process one round trip per statement plus BEGIN and COMMIT; the pool's
+default reset of a connection on release (one more query) is not run: no transaction here changes
+the session (no SET, LISTEN, cursor or session lock; the shard locks live on a connection kept apart
+and unlocked before it goes back, `close`).
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ def _plain(value: object) -> object:
 
 class PostgresConn(Conn):
     dialect = "postgresql"
+    for_update = " FOR UPDATE"
 
     def __init__(self, conn: PgConnection) -> None:
         self._conn = conn
@@ -83,6 +89,22 @@ class PostgresConn(Conn):
 
     async def lock_table(self, table_id: int) -> None:
         await self._conn.execute("SELECT 1 FROM poker_tables WHERE id = $1 FOR UPDATE", table_id)
+
+    def rows(
+        self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[object]]
+    ) -> tuple[str, list[object]]:
+        """One array per column, ``unnest`` side by side: the same text for any number of rows."""
+        arrays = ", ".join(f"CAST(? AS {sql_type}[])" for _, sql_type in columns)
+        names = ", ".join(name for name, _ in columns)
+        return (
+            f"(SELECT * FROM unnest({arrays}) AS v ({names}))",
+            [[row[i] for row in rows] for i in range(len(columns))],
+        )
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset on release: nothing to send (see the module doc); asyncpg itself still rolls
+    back a transaction left open."""
 
 
 async def migrate(conn: PgConnection, migrations: list[Migration] | None = None) -> int:
@@ -118,7 +140,7 @@ class PostgresBackend(Backend):
     @classmethod
     async def open(cls, url: str) -> PostgresBackend:
         """Create the pool and apply pending migrations."""
-        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX, reset=_keep_session)
         try:
             async with pool.acquire() as conn:
                 version = await migrate(conn)
@@ -158,7 +180,8 @@ class PostgresBackend(Backend):
         conn, self._shard_conn = self._shard_conn, None
         if conn is not None:
             try:
-                # Back to the pool with its session reset: the advisory locks go with it.
+                # Back to the pool without its shard locks (the pool's reset sends nothing).
+                await conn.execute("SELECT pg_advisory_unlock_all()")
                 await self.pool.release(conn)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 # The connection died already, and its locks with it; do not wait for it.

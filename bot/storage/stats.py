@@ -31,13 +31,10 @@ async def write_hand_players(
     figure, so the statistics add up to the chips whatever the summary says."""
     if not players:
         return
-    await conn.executemany(
-        "INSERT INTO hand_players (hand_id, guild_id, table_id, variant, user_id, net, won, pots_showdown,"
-        " pots_uncontested, pot_won, shown_strength, shown_category, shown_text)"
-        " SELECT ?, guild_id, id, variant, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM poker_tables WHERE id = ?",
+    source, args = conn.rows(
+        _PLAYER_COLUMNS,
         [
             (
-                hand_id,
                 p.user_id,
                 results.get(p.user_id, p.net),
                 int(p.won),
@@ -47,11 +44,31 @@ async def write_hand_players(
                 p.shown_strength,
                 p.shown_category,
                 p.shown_text,
-                table_id,
             )
             for p in players
         ],
+    )  # every player in one statement
+    await conn.execute(
+        "INSERT INTO hand_players (hand_id, guild_id, table_id, variant, user_id, net, won, pots_showdown,"
+        " pots_uncontested, pot_won, shown_strength, shown_category, shown_text)"
+        " SELECT ?, t.guild_id, t.id, t.variant, v.user_id, v.net, v.won, v.pots_showdown,"
+        " v.pots_uncontested, v.pot_won, v.shown_strength, v.shown_category, v.shown_text"
+        f" FROM poker_tables AS t, {source} AS v WHERE t.id = ?",
+        [hand_id, *args, table_id],
     )
+
+
+_PLAYER_COLUMNS = (
+    ("user_id", "BIGINT"),
+    ("net", "BIGINT"),
+    ("won", "INTEGER"),
+    ("pots_showdown", "INTEGER"),
+    ("pots_uncontested", "INTEGER"),
+    ("pot_won", "BIGINT"),
+    ("shown_strength", "BIGINT"),
+    ("shown_category", "INTEGER"),
+    ("shown_text", "TEXT"),
+)
 
 
 async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantStats]:

@@ -5,8 +5,12 @@ the result. Between the two the seats keep their start-of-hand stacks, except th
 leaves takes his remaining stack at once (`release_mid_hand`, noted in `hand_seats.released`); that
 is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a
 transaction opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row
-count is checked. Every write to a table first locks its row (`Conn.lock_table`, for other processes
-on PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
+count is checked. Every write to a table first locks its row (``FOR UPDATE``, for other processes on
+PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
+
+The hand boundaries run on every hand, so they are written in few statements: the lock returns the
+table's row, one query reads the seats and the hand, and rows of several players are written by one
+statement each (`Conn.rows`).
 """
 
 from __future__ import annotations
@@ -79,30 +83,29 @@ def _check_owner(owner: str | None, token: str | None) -> None:
         raise TableNotOwned("Questo tavolo è gestito da un altro processo del bot: riprova tra poco.")
 
 
-async def _table_and_hand(conn: Conn, table_id: int, token: str | None) -> tuple[int, int, int | None]:
-    """Lock an open table this process may write; return (guild_id, pot, running hand id or None).
+async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int, int]:
+    """Lock an open table this process may write; return (guild_id, pot).
 
-    Every write to a table starts here (or in `begin_hand`, which does the same), so the lock and
-    the ownership check come before anything is read or changed.
+    Every write to a table starts here, so the lock and the ownership check come before anything
+    else is read or changed. The lock and the read are one statement: PostgreSQL returns the row as
+    the lock holder before us left it. What other rows say (seats, hands) is read by the next
+    statement, whose snapshot is taken after the lock.
     """
-    await conn.lock_table(table_id)
     row = await conn.fetchone(
-        "SELECT guild_id, pot,"
-        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
-        " owner FROM poker_tables WHERE id = ? AND status = 'open'",
+        f"SELECT guild_id, pot, owner FROM poker_tables WHERE id = ? AND status = 'open'{conn.for_update}",
         (table_id,),
     )
     if row is None:
         raise TableNotFound(_NO_TABLE)
-    guild_id, pot, hand_id, owner = row
+    guild_id, pot, owner = row
     _check_owner(owner, token)
-    return int(guild_id), int(pot), None if hand_id is None else int(hand_id)
+    return int(guild_id), int(pot)
 
 
-async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int, int]:
-    """Lock an open table this process may write; return (guild_id, pot)."""
-    guild_id, pot, _ = await _table_and_hand(conn, table_id, token)
-    return guild_id, pot
+async def _table_and_hand(conn: Conn, table_id: int, token: str | None) -> tuple[int, int, int | None]:
+    """Lock an open table this process may write; return (guild_id, pot, running hand id or None)."""
+    guild_id, pot = await _open_table(conn, table_id, token)
+    return guild_id, pot, await _running_hand(conn, table_id)
 
 
 async def _seats(conn: Conn, table_id: int) -> dict[int, int]:
@@ -122,25 +125,29 @@ async def _in_hand(conn: Conn, hand_id: int) -> dict[int, int]:
 
 async def _seats_and_hand(
     conn: Conn, table_id: int, hand_id: int
-) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """The table's seats, the hand's start-of-hand stacks and who left it mid-hand with the chips
-    they took back then, in one query."""
+) -> tuple[int | None, dict[int, int], dict[int, int], dict[int, int]]:
+    """The table's running hand (None if none), its seats, the start-of-hand stacks of hand
+    `hand_id` and who left it mid-hand with the chips they took back then, in one query."""
     rows = await conn.fetch(
         "SELECT 0, user_id, stack, NULL FROM seats WHERE table_id = ?"
-        " UNION ALL SELECT 1, user_id, start_stack, released FROM hand_seats WHERE hand_id = ?",
-        (table_id, hand_id),
+        " UNION ALL SELECT 1, user_id, start_stack, released FROM hand_seats WHERE hand_id = ?"
+        " UNION ALL SELECT 2, id, NULL, NULL FROM hands WHERE table_id = ? AND status = 'running'",
+        (table_id, hand_id, table_id),
     )
+    running: int | None = None
     seats: dict[int, int] = {}
     in_hand: dict[int, int] = {}
     released: dict[int, int] = {}
     for kind, user_id, stack, gave_back in rows:
         if kind == 0:
             seats[int(user_id)] = int(stack)
-            continue
-        in_hand[int(user_id)] = int(stack)
-        if gave_back is not None:
-            released[int(user_id)] = int(gave_back)
-    return seats, in_hand, released
+        elif kind == 1:
+            in_hand[int(user_id)] = int(stack)
+            if gave_back is not None:
+                released[int(user_id)] = int(gave_back)
+        else:
+            running = int(user_id)
+    return running, seats, in_hand, released
 
 
 async def _set_stack(conn: Conn, table_id: int, user_id: int, old: int, new: int) -> None:
@@ -153,19 +160,24 @@ async def _set_stack(conn: Conn, table_id: int, user_id: int, old: int, new: int
 
 
 async def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) -> None:
-    """Compare-and-set several seats, (user_id, old, new) each, in one round trip.
+    """Compare-and-set several seats, (user_id, old, new) each, in one statement.
 
-    Each row matches at most one seat (the key is table and user), so the summed row count equals
-    the number of changes only if every seat still held its old stack.
+    Each change matches at most one seat (the key is table and user), so the row count equals the
+    number of changes only if every seat still held its old stack.
     """
     if not changes:
         return
-    changed = await conn.executemany(
-        "UPDATE seats SET stack = ? WHERE table_id = ? AND user_id = ? AND stack = ?",
-        [(new, table_id, user_id, old) for user_id, old, new in changes],
+    source, args = conn.rows(_STACK_CHANGE, changes)
+    changed = await conn.execute(
+        f"UPDATE seats SET stack = v.new_stack FROM {source} AS v"
+        " WHERE seats.table_id = ? AND seats.user_id = v.user_id AND seats.stack = v.old_stack",
+        [*args, table_id],
     )
     if changed != len(changes):
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
+
+
+_STACK_CHANGE = (("user_id", "BIGINT"), ("old_stack", "BIGINT"), ("new_stack", "BIGINT"))
 
 
 async def _set_pot(conn: Conn, table_id: int, old: int, new: int) -> None:
@@ -297,10 +309,10 @@ async def release_mid_hand(
     result moves it. The release is noted in `hand_seats.released` in the same transaction, which is
     what `recover_table` and `finish_hand` read.
     """
-    guild_id, _, running = await _table_and_hand(conn, table_id, token)
+    guild_id, _ = await _open_table(conn, table_id, token)
+    running, seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
-    seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if user_id not in in_hand:
         raise NotSeated("Non eri seduto al tavolo quando la mano è iniziata.")
     if user_id in released:
@@ -350,22 +362,28 @@ async def begin_hand(
     token: str | None,
     now: int,
 ) -> int:
-    """Write the start-of-hand snapshot after checking that the engine and the ledger agree."""
-    await conn.lock_table(table_id)
-    row = await conn.fetchone(
-        "SELECT pot,"
-        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
-        " (SELECT COALESCE(MAX(h.number), 0) + 1 FROM hands AS h WHERE h.table_id = poker_tables.id),"
-        " owner FROM poker_tables WHERE id = ? AND status = 'open'",
-        (table_id,),
+    """Write the start-of-hand snapshot after checking that the engine and the ledger agree.
+
+    Written first and checked after (a refusal rolls the transaction back): the hand's row is
+    inserted unless the table has a running hand (the partial unique index decides), and its seats
+    are copied from the table's seats in the same statement that returns them for the check.
+    """
+    db_pot = (await _open_table(conn, table_id, token))[1]
+    started = await conn.fetch(
+        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
+        " SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM hands WHERE table_id = ?"
+        " ON CONFLICT (table_id) WHERE status = 'running' DO NOTHING RETURNING id",
+        (table_id, now, pot, state_json, table_id),
     )
-    if row is None:
-        raise TableNotFound(_NO_TABLE)
-    db_pot, running, number, owner = int(row[0]), row[1], int(row[2]), row[3]
-    _check_owner(owner, token)
-    if running is not None:
+    if not started:
         raise HandInProgress("A questo tavolo c'è già una mano in corso.")
-    seats = await _seats(conn, table_id)
+    hand_id = int(started[0][0])
+    copied = await conn.fetch(
+        "INSERT INTO hand_seats (hand_id, user_id, start_stack)"
+        " SELECT ?, user_id, stack FROM seats WHERE table_id = ? RETURNING user_id, start_stack",
+        (hand_id, table_id),
+    )
+    seats = {int(u): int(s) for u, s in copied}
     for user_id in seats.keys() | stacks.keys():
         if stacks.get(user_id, 0) != seats.get(user_id, 0):
             raise _mismatch("la mano non può iniziare")
@@ -373,17 +391,8 @@ async def begin_hand(
             raise _mismatch("un giocatore senza posto non può giocare la mano")
     if pot != db_pot:
         raise _mismatch("la mano non può iniziare")
-    [(hand_id,)] = await conn.fetch(
-        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
-        " VALUES (?, ?, ?, ?, ?) RETURNING id",
-        (table_id, number, now, pot, state_json),
-    )
-    await conn.executemany(
-        "INSERT INTO hand_seats (hand_id, user_id, start_stack) VALUES (?, ?, ?)",
-        [(hand_id, user_id, stack) for user_id, stack in sorted(seats.items())],
-    )
     await _save_state(conn, table_id, state_json)
-    return int(hand_id)
+    return hand_id
 
 
 async def finish_hand(
@@ -407,10 +416,10 @@ async def finish_hand(
     The table is locked and the hand checked to be the running one in the same transaction, so a
     second application of the same result (a retry, another process) is refused with `HandNotRunning`.
     """
-    guild_id, db_pot, running = await _table_and_hand(conn, table_id, token)
+    guild_id, db_pot = await _open_table(conn, table_id, token)
+    running, seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
-    seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if not stacks.keys() <= seats.keys():
         raise _mismatch("un giocatore senza posto non può ricevere fiches")
     if any(stack != 0 for user_id, stack in seats.items() if user_id not in stacks):
@@ -435,10 +444,13 @@ async def finish_hand(
         conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
     )
     ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
-    await conn.executemany(
-        "UPDATE hand_seats SET end_stack = ? WHERE hand_id = ? AND user_id = ?",
-        [(end, hand_id, user_id) for user_id, end in ends.items()],
-    )
+    if ends:
+        source, args = conn.rows(_END_STACK, list(ends.items()))
+        await conn.execute(
+            f"UPDATE hand_seats SET end_stack = v.end_stack FROM {source} AS v"
+            " WHERE hand_seats.hand_id = ? AND hand_seats.user_id = v.user_id",
+            [*args, hand_id],
+        )
     if not {p.user_id for p in players} <= in_hand.keys():
         raise _mismatch("il riepilogo della mano nomina chi non era seduto")
     results = {u: end - in_hand[u] for u, end in ends.items()}
@@ -448,6 +460,9 @@ async def finish_hand(
         " WHERE id = ? AND status = 'running'",
         (now, pot, state_json, record_json, hand_id),
     )
+
+
+_END_STACK = (("user_id", "BIGINT"), ("end_stack", "BIGINT"))
 
 
 async def close_table(
@@ -503,7 +518,7 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     if row is None:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     start_pot, start_state = int(row[0]), str(row[1])
-    seats, snapshot, released = await _seats_and_hand(conn, table_id, hand_id)
+    _, seats, snapshot, released = await _seats_and_hand(conn, table_id, hand_id)
     entries: list[Entry] = []
     for user_id, start in sorted(snapshot.items()):
         if user_id in released:
@@ -575,19 +590,49 @@ async def claim_tables(conn: Conn, *, shards: Shards, token: str) -> list[int]:
 async def open_tables(
     conn: Conn, *, table_id: int | None = None, shards: Shards | None = None
 ) -> list[TableRow]:
-    """Every open table (in the given shards), or only `table_id` if it is open."""
+    """Every open table (in the given shards), or only `table_id` if it is open.
+
+    Two queries whatever the number of tables: the tables, then the seats of all of them.
+    """
     where, args = _shard_filter(shards)
-    rows = await conn.fetch(
-        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
-        " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id ORDER BY h.number DESC LIMIT 1)"
-        " FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
+    chosen = (
+        "FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
         # A tournament's prize pool is a pot of its own row: no table to play (bot/storage/tournaments.py).
         " AND NOT EXISTS (SELECT 1 FROM tournaments AS tt WHERE tt.pool_table_id = poker_tables.id)"
-        f"{where} ORDER BY id",
+        f"{where}"
+    )
+    rows = await conn.fetch(
+        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
+        " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id"
+        " ORDER BY h.number DESC LIMIT 1) AS last_status,"
+        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running')"
+        " AS running"
+        f" {chosen} ORDER BY id",
         [table_id, table_id, *args],
     )
+    seats: dict[int, dict[int, int]] = {int(row[0]): {} for row in rows}
+    if rows:
+        for tid, user_id, stack in await conn.fetch(
+            f"SELECT table_id, user_id, stack FROM seats WHERE table_id IN (SELECT id {chosen})",
+            [table_id, table_id, *args],
+        ):
+            if int(tid) in seats:  # a table opened between the two queries of a write transaction
+                seats[int(tid)][int(user_id)] = int(stack)
     tables: list[TableRow] = []
-    for tid, guild_id, channel_id, creator_id, variant, options, state, status, pot, message, last in rows:
+    for (
+        tid,
+        guild_id,
+        channel_id,
+        creator_id,
+        variant,
+        options,
+        state,
+        status,
+        pot,
+        message,
+        last,
+        running,
+    ) in rows:
         tables.append(
             TableRow(
                 id=int(tid),
@@ -599,8 +644,8 @@ async def open_tables(
                 state=json.loads(state),
                 status=str(status),
                 pot=int(pot),
-                seats=await _seats(conn, int(tid)),
-                running_hand_id=await _running_hand(conn, int(tid)),
+                seats=seats[int(tid)],
+                running_hand_id=None if running is None else int(running),
                 message_id=None if message is None else int(message),
                 last_hand_status=None if last is None else str(last),
             )

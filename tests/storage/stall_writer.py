@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Sequence
 
 from bot.storage import Storage
 from bot.storage.postgres import PostgresConn
-from bot.storage.sqlite import SqliteConn
+from bot.storage.sqlite import SqliteConn, ThreadConn
 
 STALL_AFTER = {
     "buy_in": "UPDATE accounts SET balance = balance - ?",
@@ -23,15 +24,29 @@ STALL_AFTER = {
 
 
 def stall_after(marker: str) -> None:
-    """Make every backend's `execute` stop for good right after running the statement `marker`."""
-    for conn_class in (SqliteConn, PostgresConn):
+    """Make every backend's `execute` stop for good right after running the statement `marker`.
+
+    A SQLite transaction run in one hop (`ThreadConn`, on aiosqlite's thread) must not suspend: it
+    stops by blocking that thread, its transaction open just the same.
+    """
+    for conn_class in (SqliteConn, PostgresConn, ThreadConn):
         original = conn_class.execute
 
-        async def execute(self: SqliteConn, sql: str, args: Sequence[object] = (), *, _run=original) -> int:  # type: ignore[no-untyped-def]
+        async def execute(  # type: ignore[no-untyped-def]
+            self: SqliteConn,
+            sql: str,
+            args: Sequence[object] = (),
+            *,
+            _run=original,
+            _blocking=conn_class is ThreadConn,
+        ) -> int:
             changed = await _run(self, sql, args)
             if sql.startswith(marker):
                 print("stalled", flush=True)
-                await asyncio.sleep(3600)
+                if _blocking:
+                    time.sleep(3600)
+                else:
+                    await asyncio.sleep(3600)
             return changed
 
         conn_class.execute = execute  # type: ignore[method-assign,assignment]
