@@ -407,8 +407,7 @@ class Storage:
 
     async def table(self, table_id: int) -> TableRow:
         """One open table, as `open_tables` returns it."""
-        async with self._transaction(write=False) as conn:
-            found = await tables.open_tables(conn, table_id=table_id)
+        found = await self._run(partial(tables.open_tables, table_id=table_id), write=False)
         if not found:
             raise TableNotFound("Questo tavolo non esiste o è già stato chiuso.")
         return found[0]
