@@ -26,13 +26,13 @@ from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 import asyncpg
 
 from bot.storage.db import Migration, load_migrations, pending
 from bot.storage.errors import ShardBusy
-from bot.storage.sql import Backend, Conn, Row
+from bot.storage.sql import Backend, Body, Conn, Row
 
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
 
@@ -43,6 +43,7 @@ SHARD_LOCK = 7_486_002
 POOL_MIN = 1
 POOL_MAX = 8
 
+T = TypeVar("T")
 PgConnection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
 
@@ -102,6 +103,23 @@ class PostgresConn(Conn):
         )
 
 
+class _OneRead(PostgresConn):
+    """A connection outside any transaction, for `PostgresBackend.read_once`: one statement only."""
+
+    def __init__(self, conn: PgConnection) -> None:
+        super().__init__(conn)
+        self._used = False
+
+    async def fetch(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        if self._used:
+            raise RuntimeError("read_once runs one statement: a second one would see another snapshot")
+        self._used = True
+        return await super().fetch(sql, args)
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        raise RuntimeError("read_once only reads")
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """The pool's reset on release: nothing to send (see the module doc); asyncpg itself still rolls
     back a transaction left open."""
@@ -156,6 +174,10 @@ class PostgresBackend(Backend):
         )
         async with self.pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=not write):
             yield PostgresConn(conn)
+
+    async def read_once(self, body: Body[T]) -> T:
+        async with self.pool.acquire() as conn:
+            return await body(_OneRead(conn))
 
     async def hold_shards(self, shard_ids: Collection[int], shard_count: int) -> None:
         """Take one advisory lock per shard on a connection kept for the life of this process.

@@ -110,5 +110,10 @@ class Backend(ABC):
         async with self.transaction(write=write) as conn:
             return await body(conn)
 
+    async def read_once(self, body: Body[T]) -> T:
+        """`body`, a read of one single statement: on PostgreSQL it runs outside any transaction (a
+        statement always sees one snapshot), which spares BEGIN and COMMIT; here as `run`."""
+        return await self.run(body, write=False)
+
     @abstractmethod
     async def close(self) -> None: ...

@@ -407,7 +407,7 @@ class Storage:
 
     async def table(self, table_id: int) -> TableRow:
         """One open table, as `open_tables` returns it."""
-        found = await self._run(partial(tables.open_tables, table_id=table_id), write=False)
+        found = await self._backend.read_once(partial(tables.open_tables, table_id=table_id))
         if not found:
             raise TableNotFound("Questo tavolo non esiste o è già stato chiuso.")
         return found[0]

@@ -364,11 +364,19 @@ async def begin_hand(
 ) -> int:
     """Write the start-of-hand snapshot after checking that the engine and the ledger agree.
 
-    Written first and checked after (a refusal rolls the transaction back): the hand's row is
-    inserted unless the table has a running hand (the partial unique index decides), and its seats
-    are copied from the table's seats in the same statement that returns them for the check.
+    Written first and checked after (a refusal rolls the whole transaction back): the table's row is
+    locked by the UPDATE that stores the new state, which returns the pot and the owner to check; the
+    hand's row is inserted unless the table has a running hand (the partial unique index decides);
+    its seats are copied from the table's seats by the statement that returns them for the check.
     """
-    db_pot = (await _open_table(conn, table_id, token))[1]
+    row = await conn.fetchone(
+        "UPDATE poker_tables SET state = ? WHERE id = ? AND status = 'open' RETURNING pot, owner",
+        (state_json, table_id),
+    )
+    if row is None:
+        raise TableNotFound(_NO_TABLE)
+    _check_owner(row[1], token)
+    db_pot = int(row[0])
     started = await conn.fetch(
         "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
         " SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM hands WHERE table_id = ?"
@@ -391,7 +399,6 @@ async def begin_hand(
             raise _mismatch("un giocatore senza posto non può giocare la mano")
     if pot != db_pot:
         raise _mismatch("la mano non può iniziare")
-    await _save_state(conn, table_id, state_json)
     return hand_id
 
 
@@ -592,7 +599,8 @@ async def open_tables(
 ) -> list[TableRow]:
     """Every open table (in the given shards), or only `table_id` if it is open.
 
-    Two queries whatever the number of tables: the tables, then the seats of all of them.
+    One statement whatever the number of tables (`Storage.table` runs it without a transaction on
+    PostgreSQL): each table's row (kind 0) followed by its seats (kind 1: table, user, stack).
     """
     where, args = _shard_filter(shards)
     chosen = (
@@ -602,24 +610,19 @@ async def open_tables(
         f"{where}"
     )
     rows = await conn.fetch(
-        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
+        "SELECT 0, id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
         " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id"
-        " ORDER BY h.number DESC LIMIT 1) AS last_status,"
+        " ORDER BY h.number DESC LIMIT 1),"
         " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running')"
-        " AS running"
-        f" {chosen} ORDER BY id",
-        [table_id, table_id, *args],
+        f" {chosen}"
+        " UNION ALL SELECT 1, table_id, user_id, stack, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        f" FROM seats WHERE table_id IN (SELECT id {chosen})"
+        " ORDER BY 2, 1",
+        [table_id, table_id, *args, table_id, table_id, *args],
     )
-    seats: dict[int, dict[int, int]] = {int(row[0]): {} for row in rows}
-    if rows:
-        for tid, user_id, stack in await conn.fetch(
-            f"SELECT table_id, user_id, stack FROM seats WHERE table_id IN (SELECT id {chosen})",
-            [table_id, table_id, *args],
-        ):
-            if int(tid) in seats:  # a table opened between the two queries of a write transaction
-                seats[int(tid)][int(user_id)] = int(stack)
     tables: list[TableRow] = []
     for (
+        kind,
         tid,
         guild_id,
         channel_id,
@@ -633,6 +636,9 @@ async def open_tables(
         last,
         running,
     ) in rows:
+        if kind == 1:  # a seat of the table just read: user id and stack in the next two columns
+            tables[-1].seats[int(guild_id)] = int(channel_id)
+            continue
         tables.append(
             TableRow(
                 id=int(tid),
@@ -644,7 +650,7 @@ async def open_tables(
                 state=json.loads(state),
                 status=str(status),
                 pot=int(pot),
-                seats=seats[int(tid)],
+                seats={},
                 running_hand_id=None if running is None else int(running),
                 message_id=None if message is None else int(message),
                 last_hand_status=None if last is None else str(last),
