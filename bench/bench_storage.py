@@ -37,6 +37,7 @@ from typing import Any
 
 import asyncpg
 
+from bench.throwaway_postgres import Unavailable, throwaway_database
 from bot.storage import Storage
 from bot.storage.models import HandPlayer
 from bot.storage.sqlite import SqliteBackend
@@ -232,21 +233,10 @@ async def run(backends: Sequence[str], hands: int, rounds: int) -> None:
             await measure("SQLite", str(Path(folder) / "poker.sqlite3"), hands, rounds)
     if "postgres" in backends:
         try:
-            from tests.storage.pg_server import PostgresServer
-
-            server = PostgresServer().start()
-        except (ImportError, RuntimeError) as error:
+            async with throwaway_database() as url:
+                await measure("PostgreSQL", url, hands, rounds)
+        except Unavailable as error:
             print(f"PostgreSQL: not available ({error}); nothing measured.")
-            return
-        try:
-            admin = await asyncpg.connect(server.url())
-            try:
-                await admin.execute("CREATE DATABASE bench")
-            finally:
-                await admin.close()
-            await measure("PostgreSQL", server.url("bench"), hands, rounds)
-        finally:
-            server.stop()
 
 
 def main(argv: Sequence[str] = ()) -> int:
