@@ -5,6 +5,11 @@ server; `bot.storage.postgres`), chosen by what `Storage.open` is given. Every p
 one transaction of that backend, committed at the end and rolled back on any error, so a refusal
 leaves the database exactly as it was and concurrent tasks never interleave inside a transaction.
 The chip logic itself (`ledger.py`, `tables.py`) is written once for both.
+
+Each method hands its work to `Backend.run` as one body (a `partial` of the chip logic, its arguments
+taken in the caller), which lets SQLite run the whole transaction in one hop to its thread; reading
+a table (`table`, `open_tables`) is one statement, which PostgreSQL runs without BEGIN and COMMIT
+(`Backend.read_once`).
 """
 
 from __future__ import annotations
@@ -13,7 +18,6 @@ import json
 import secrets
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -153,9 +157,6 @@ class Storage:
     def _now(self) -> int:
         return ledger.to_time(self._clock())
 
-    def _transaction(self, *, write: bool = True) -> AbstractAsyncContextManager[Conn]:
-        return self._backend.transaction(write=write)
-
     async def _run(self, body: Body[T], *, write: bool = True) -> T:
         """`body` as one transaction: on SQLite in one hop to the database's thread (`Backend.run`).
         Its arguments are taken before (a `partial`): the body runs on that thread."""
@@ -165,11 +166,13 @@ class Storage:
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """The player's balance; his account is opened with the starting chips on first use."""
-        async with self._transaction() as conn:
-            await ledger.ensure_account(
-                conn, guild_id, user_id, starting_chips=self.starting_chips, now=self._now()
-            )
-            have = await ledger.balance_of(conn, guild_id, user_id)
+        starting, now = self.starting_chips, self._now()
+
+        async def body(conn: Conn) -> int | None:
+            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=starting, now=now)
+            return await ledger.balance_of(conn, guild_id, user_id)
+
+        have = await self._run(body)
         assert have is not None
         return have
 
@@ -178,18 +181,23 @@ class Storage:
         if self.daily_bonus == 0:
             raise BonusDisabled("Il bonus giornaliero non è attivo su questo server.")
         at = self._clock() if now is None else now
-        async with self._transaction() as conn:
+        starting, bonus = self.starting_chips, self.daily_bonus
+
+        async def body(conn: Conn) -> int:
             await ledger.ensure_account(
-                conn, guild_id, user_id, starting_chips=self.starting_chips, now=ledger.to_time(at)
+                conn, guild_id, user_id, starting_chips=starting, now=ledger.to_time(at)
             )
-            return await ledger.claim_bonus(conn, guild_id, user_id, amount=self.daily_bonus, now=at)
+            return await ledger.claim_bonus(conn, guild_id, user_id, amount=bonus, now=at)
+
+        return await self._run(body)
 
     async def grant(self, guild_id: int, user_id: int, amount: int, by_user_id: int) -> int:
         """An admin gives new chips to a player; return his new balance. Permission is the cog's job."""
         amount = _amount(amount)
-        async with self._transaction() as conn:
-            now = self._now()
-            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=self.starting_chips, now=now)
+        starting, now = self.starting_chips, self._now()
+
+        async def body(conn: Conn) -> int | None:
+            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=starting, now=now)
             await ledger.credit(conn, guild_id, user_id, amount)
             await ledger.record(
                 conn,
@@ -199,7 +207,9 @@ class Storage:
                 by_user_id=by_user_id,
                 now=now,
             )
-            have = await ledger.balance_of(conn, guild_id, user_id)
+            return await ledger.balance_of(conn, guild_id, user_id)
+
+        have = await self._run(body)
         assert have is not None
         return have
 
@@ -394,16 +404,17 @@ class Storage:
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's public message, so that a restart can edit it."""
         await self._run(
-            lambda conn: tables.set_message(conn, table_id=table_id, message_id=message_id, token=self._owner)
+            partial(tables.set_message, table_id=table_id, message_id=message_id, token=self._owner)
         )
 
     async def close_table(self, table_id: int, payouts: dict[int, int]) -> None:
         """Pay out every chip at the table (the engine's `Table.close()`) and close it."""
         _stacks(payouts, 0)
-        async with self._transaction() as conn:
-            await tables.close_table(
-                conn, table_id=table_id, payouts=payouts, token=self._owner, now=self._now()
+        await self._run(
+            partial(
+                tables.close_table, table_id=table_id, payouts=payouts, token=self._owner, now=self._now()
             )
+        )
 
     async def table(self, table_id: int) -> TableRow:
         """One open table, as `open_tables` returns it."""
@@ -421,7 +432,7 @@ class Storage:
         (``(guild_id >> 22) % shard_count``), the formula discord.py uses.
         """
         shards = _shards(shard_ids, shard_count)
-        return await self._run(lambda conn: tables.open_tables(conn, shards=shards), write=False)
+        return await self._backend.read_once(partial(tables.open_tables, shards=shards))
 
     async def claim_tables(self, shard_ids: Collection[int], shard_count: int) -> list[int]:
         """Make this process the owner of the open tables of its shards; return their ids.
@@ -452,15 +463,19 @@ class Storage:
         another process owns, is skipped.
         """
         shards = _shards(shard_ids, shard_count)
-        async with self._transaction(write=False) as conn:
-            pending = await tables.running_hands(conn, shards)
+        pending = await self._run(partial(tables.running_hands, shards=shards), write=False)
         recovered: list[int] = []
         for table_id, hand_id in pending:
             try:
-                async with self._transaction() as conn:
-                    await tables.recover_table(
-                        conn, table_id=table_id, hand_id=hand_id, token=self._owner, now=self._now()
+                await self._run(
+                    partial(
+                        tables.recover_table,
+                        table_id=table_id,
+                        hand_id=hand_id,
+                        token=self._owner,
+                        now=self._now(),
                     )
+                )
             except (HandNotRunning, TableNotFound, TableNotOwned):
                 continue  # recovered or closed by another process meanwhile, or not ours
             recovered.append(table_id)
@@ -474,8 +489,7 @@ class Storage:
 
     async def table_summary(self, table_id: int) -> TableSessionSummary:
         """A table's night, open or closed: hands, each player's net, the biggest pot, the best hand."""
-        async with self._transaction(write=False) as conn:
-            found = await stats.table_summary(conn, table_id)
+        found = await self._run(partial(stats.table_summary, table_id=table_id), write=False)
         if found is None:
             raise TableNotFound("Questo tavolo non esiste.")
         return found
@@ -570,17 +584,17 @@ class Storage:
         )
 
     async def start_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
-        async with self._transaction() as conn:
-            await tournaments.start(
-                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
+        await self._run(
+            partial(
+                tournaments.start, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
             )
+        )
 
     async def save_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
         """The state at a hand boundary: the tournament and its table in one write."""
-        async with self._transaction() as conn:
-            await tournaments.save(
-                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
-            )
+        await self._run(
+            partial(tournaments.save, tournament_id=tournament_id, state_json=_dump(state), token=self._owner)
+        )
 
     async def finish_tournament(
         self, tournament_id: int, prizes: dict[int, int], state: Mapping[str, Any]
