@@ -7,9 +7,9 @@ leaves the database exactly as it was and concurrent tasks never interleave insi
 The chip logic itself (`ledger.py`, `tables.py`) is written once for both.
 
 Each method hands its work to `Backend.run` as one body (a `partial` of the chip logic, its arguments
-taken in the caller), which lets SQLite run the whole transaction in one hop to its thread; reading
-a table (`table`, `open_tables`) is one statement, which PostgreSQL runs without BEGIN and COMMIT
-(`Backend.read_once`).
+taken in the caller), which lets SQLite run the whole transaction in one hop to its thread; the
+reads of one statement (a table and its seats, a setting, the leaderboard...) run on PostgreSQL
+without BEGIN and COMMIT (`Backend.read_once`).
 """
 
 from __future__ import annotations
@@ -215,8 +215,8 @@ class Storage:
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[LeaderRow]:
         """The top players of a server by balance plus chips in front of them at open tables."""
-        return await self._run(
-            lambda conn: ledger.leaderboard(conn, guild_id, max(1, min(limit, 100))), write=False
+        return await self._backend.read_once(
+            lambda conn: ledger.leaderboard(conn, guild_id, max(1, min(limit, 100)))
         )
 
     async def history(
@@ -236,7 +236,7 @@ class Storage:
 
     async def turn_calls(self, guild_id: int, user_id: int) -> bool:
         """Whether the player is called by a mention when it is his turn (on unless he said /avvisi)."""
-        return await self._run(lambda conn: player_settings.turn_calls(conn, guild_id, user_id), write=False)
+        return await self._backend.read_once(lambda conn: player_settings.turn_calls(conn, guild_id, user_id))
 
     async def set_turn_calls(self, guild_id: int, user_id: int, enabled: bool) -> None:
         """The player's own choice for his turn calls in this server (bot/turn_calls.py)."""
@@ -302,11 +302,11 @@ class Storage:
 
     async def computer_levels(self, table_id: int) -> dict[int, str]:
         """The computer players seated at a table and their levels, for a restart."""
-        return await self._run(lambda conn: tables.computer_levels(conn, table_id), write=False)
+        return await self._backend.read_once(lambda conn: tables.computer_levels(conn, table_id))
 
     async def house_balance(self, guild_id: int) -> int:
         """The chips in the server's house account (those not at a table with a computer player)."""
-        return await self._run(lambda conn: tables.house_balance(conn, guild_id), write=False)
+        return await self._backend.read_once(lambda conn: tables.house_balance(conn, guild_id))
 
     async def cash_out(self, table_id: int, user_id: int, state: Mapping[str, Any] | None = None) -> int:
         """Move the player's whole seat back to his balance; return the chips moved."""
