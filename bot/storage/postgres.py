@@ -22,7 +22,7 @@ and unlocked before it goes back, `close`).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Collection, Iterable, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from functools import lru_cache
@@ -83,10 +83,6 @@ class PostgresConn(Conn):
         status = await self._conn.execute(to_dollar(sql), *args)
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        # asyncpg's executemany reports no row counts, and the compare-and-set updates need them.
-        return sum([await self.execute(sql, row) for row in rows])
 
     async def lock_table(self, table_id: int) -> None:
         await self._conn.execute("SELECT 1 FROM poker_tables WHERE id = $1 FOR UPDATE", table_id)

@@ -16,7 +16,7 @@ statements keeps it). `Backend.run` runs a whole transaction; on SQLite in one h
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
@@ -48,10 +48,6 @@ class Conn(ABC):
     @abstractmethod
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-
-    @abstractmethod
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        """Run one statement per row; return the total number of rows changed."""
 
     @abstractmethod
     async def lock_table(self, table_id: int) -> None:

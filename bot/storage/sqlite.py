@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -50,10 +50,6 @@ class SqliteConn(Conn):
         cursor = await self._conn.execute(sql, args)
         return cursor.rowcount
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        cursor = await self._conn.executemany(sql, rows)
-        return cursor.rowcount
-
     async def lock_table(self, table_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole database."""
 
@@ -72,9 +68,6 @@ class ThreadConn(Conn):
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         return self._conn.execute(sql, args).rowcount
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        return self._conn.executemany(sql, rows).rowcount
 
     async def lock_table(self, table_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole database."""
