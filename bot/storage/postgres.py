@@ -32,7 +32,7 @@ import asyncpg
 
 from bot.storage.db import Migration, load_migrations, pending
 from bot.storage.errors import ShardBusy
-from bot.storage.sql import Backend, Body, Conn, Row
+from bot.storage.sql import Backend, Body, Conn, Row, Statement
 
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
 
@@ -86,6 +86,18 @@ class PostgresConn(Conn):
 
     async def lock_table(self, table_id: int) -> None:
         await self._conn.execute("SELECT 1 FROM poker_tables WHERE id = $1 FOR UPDATE", table_id)
+
+    async def batch(self, statements: Sequence[Statement]) -> list[int]:
+        """Several writes as one statement: each a data-modifying WITH query that returns a row per
+        row it changed, counted by the main SELECT (PostgreSQL runs every one of them to the end)."""
+        if len(statements) < 2:
+            return await super().batch(statements)
+        queries = ", ".join(f"w{i} AS ({sql} RETURNING 1)" for i, (sql, _) in enumerate(statements))
+        counts = ", ".join(f"(SELECT COUNT(*) FROM w{i})" for i in range(len(statements)))
+        [row] = await self.fetch(
+            f"WITH {queries} SELECT {counts}", [a for _, args in statements for a in args]
+        )
+        return [int(count) for count in row]
 
     def rows(
         self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[object]]

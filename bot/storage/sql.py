@@ -10,7 +10,8 @@ Every statement costs the bot's process a round trip (a hop to aiosqlite's threa
 PostgreSQL parsed by asyncpg), so the chip logic writes several rows in one statement: `Conn.rows`
 turns them into a table to select from (a VALUES list on SQLite, ``unnest`` of one array per column on
 PostgreSQL, whose text stays the same whatever the number of rows, so asyncpg's cache of prepared
-statements keeps it). `Backend.run` runs a whole transaction; on SQLite in one hop.
+statements keeps it); `Conn.batch` sends independent writes together (one statement on PostgreSQL).
+`Backend.run` runs a whole transaction; on SQLite in one hop.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
-__all__ = ["Backend", "Body", "Conn", "Row", "placeholders"]
+__all__ = ["Backend", "Body", "Conn", "Row", "Statement", "placeholders"]
 
 Row = tuple[Any, ...]
+Statement = tuple[str, Sequence[object]]
+"""One statement and its arguments, for `Conn.batch`."""
 T = TypeVar("T")
 
 
@@ -56,6 +59,14 @@ class Conn(ABC):
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         rows = await self.fetch(sql, args)
         return rows[0] if rows else None
+
+    async def batch(self, statements: Sequence[Statement]) -> list[int]:
+        """Run writes that do not depend on one another; return the row count of each.
+
+        None may read what another one writes (PostgreSQL runs them as one statement, all on one
+        snapshot) nor have its own RETURNING or WITH. This one is SQLite's: one after the other.
+        """
+        return [await self.execute(sql, args) for sql, args in statements]
 
     def rows(
         self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[object]]

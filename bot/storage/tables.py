@@ -37,11 +37,12 @@ from bot.storage.ledger import (
     fund_house,
     holder,
     is_computer,
+    movement,
     record,
 )
 from bot.storage.models import HandPlayer, TableRow
-from bot.storage.sql import Conn, placeholders
-from bot.storage.stats import write_hand_players
+from bot.storage.sql import Conn, Statement, placeholders
+from bot.storage.stats import hand_players_insert
 
 __all__ = [
     "Shards",
@@ -159,22 +160,15 @@ async def _set_stack(conn: Conn, table_id: int, user_id: int, old: int, new: int
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
-async def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) -> None:
-    """Compare-and-set several seats, (user_id, old, new) each, in one statement.
-
-    Each change matches at most one seat (the key is table and user), so the row count equals the
-    number of changes only if every seat still held its old stack.
-    """
-    if not changes:
-        return
+def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) -> Statement:
+    """The compare-and-set of several seats, (user_id, old, new) each, as one statement; its row
+    count equals the number of changes only if every seat still held its old stack."""
     source, args = conn.rows(_STACK_CHANGE, changes)
-    changed = await conn.execute(
+    return (
         f"UPDATE seats SET stack = v.new_stack FROM {source} AS v"
         " WHERE seats.table_id = ? AND seats.user_id = v.user_id AND seats.stack = v.old_stack",
         [*args, table_id],
     )
-    if changed != len(changes):
-        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
 _STACK_CHANGE = (("user_id", "BIGINT"), ("old_stack", "BIGINT"), ("new_stack", "BIGINT"))
@@ -418,7 +412,7 @@ async def finish_hand(
     """Write the new stacks, pot, state and record; refused unless every chip is accounted for.
 
     ``players`` are the hand's per-player summaries (bot/hand_summary.py), stored in the same
-    transaction (`stats.write_hand_players`) with each player's result as this ledger wrote it.
+    transaction (`stats.hand_players_insert`) with each player's result as this ledger wrote it.
 
     The table is locked and the hand checked to be the running one in the same transaction, so a
     second application of the same result (a retry, another process) is refused with `HandNotRunning`.
@@ -435,38 +429,57 @@ async def finish_hand(
         raise _mismatch("lo stack di chi non giocava la mano è cambiato")
     if sum(stacks.values()) + pot != sum(seats[u] for u in stacks) + db_pot:
         raise _mismatch("la mano creerebbe o distruggerebbe fiches")
-    changed = [(u, seats[u], new) for u, new in sorted(stacks.items()) if new != seats[u]]
-    await _set_stacks(conn, table_id, changed)
-    entries = [Entry("seat", new - old, user_id=u, table_id=table_id) for u, old, new in changed]
-    # The pot's compare-and-set and the new state in one statement (the pot may be unchanged).
-    updated = await conn.execute(
-        "UPDATE poker_tables SET pot = ?, state = ? WHERE id = ? AND pot = ?",
-        (pot, state_json, table_id, db_pot),
-    )
-    if updated != 1:
-        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
-    if pot != db_pot:
-        entries.append(Entry("pot", pot - db_pot, table_id=table_id))
-    await record(
-        conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
-    )
-    ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
-    if ends:
-        source, args = conn.rows(_END_STACK, list(ends.items()))
-        await conn.execute(
-            f"UPDATE hand_seats SET end_stack = v.end_stack FROM {source} AS v"
-            " WHERE hand_seats.hand_id = ? AND hand_seats.user_id = v.user_id",
-            [*args, hand_id],
-        )
     if not {p.user_id for p in players} <= in_hand.keys():
         raise _mismatch("il riepilogo della mano nomina chi non era seduto")
+    changed = [(u, seats[u], new) for u, new in sorted(stacks.items()) if new != seats[u]]
+    entries = [Entry("seat", new - old, user_id=u, table_id=table_id) for u, old, new in changed]
+    if pot != db_pot:
+        entries.append(Entry("pot", pot - db_pot, table_id=table_id))
+    ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
     results = {u: end - in_hand[u] for u, end in ends.items()}
-    await write_hand_players(conn, hand_id=hand_id, table_id=table_id, players=players, results=results)
-    await conn.execute(
-        "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
-        " WHERE id = ? AND status = 'running'",
-        (now, pot, state_json, record_json, hand_id),
+    appended = await movement(
+        conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
     )
+    # Every other write in one batch (one statement on PostgreSQL): each touches its own table and
+    # none reads what another writes (the hand_players rows read only the table's guild and variant).
+    # First the compare-and-sets of the changed seats and of the pot (with the new state; the pot
+    # may be unchanged), whose row counts are checked; the hand is marked finished last.
+    writes: list[Statement] = [_set_stacks(conn, table_id, changed)] if changed else []
+    writes.append(
+        (
+            "UPDATE poker_tables SET pot = ?, state = ? WHERE id = ? AND pot = ?",
+            (pot, state_json, table_id, db_pot),
+        )
+    )
+    if appended is not None:
+        writes.append(appended[1])
+    if ends:
+        source, args = conn.rows(_END_STACK, list(ends.items()))
+        writes.append(
+            (
+                f"UPDATE hand_seats SET end_stack = v.end_stack FROM {source} AS v"
+                " WHERE hand_seats.hand_id = ? AND hand_seats.user_id = v.user_id",
+                [*args, hand_id],
+            )
+        )
+    summaries = hand_players_insert(
+        conn, hand_id=hand_id, table_id=table_id, players=players, results=results
+    )
+    if summaries is not None:
+        writes.append(summaries)
+    writes.append(
+        (
+            "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
+            " WHERE id = ? AND status = 'running'",
+            (now, pot, state_json, record_json, hand_id),
+        )
+    )
+    counts = await conn.batch(writes)
+    # Each changed seat matches at most one row (table and user) and the pot one (the table), so
+    # the counts say whether every old value still held.
+    seats_moved, pot_moved = (counts[0], counts[1]) if changed else (0, counts[0])
+    if seats_moved != len(changed) or pot_moved != 1:
+        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
 _END_STACK = (("user_id", "BIGINT"), ("end_stack", "BIGINT"))

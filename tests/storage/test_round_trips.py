@@ -173,4 +173,4 @@ async def test_postgresql_hand_round_trips_do_not_grow_with_players(
     # BEGIN and COMMIT included; no reset query when the connection goes back to the pool.
     assert begin <= 5  # was 11 with four players
     assert read == 1  # one statement, no transaction (was 6)
-    assert finish <= 11  # was 27 with four players and their summaries
+    assert finish <= 6  # was 27 with four players and their summaries
