@@ -16,7 +16,7 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.sql import Conn
-from tests.storage.conftest import ALICE, CHANNEL, GUILD, Database, state_of
+from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD, Database, state_of
 
 
 async def _message_of(storage: Storage, table_id: int) -> int | None:
@@ -89,3 +89,33 @@ async def test_read_once_on_postgresql_runs_one_statement_only(pg: Database) -> 
         with pytest.raises(RuntimeError, match="only reads"):
             await storage._backend.read_once(write)
         assert (await storage.table(table_id)).message_id is None
+
+
+async def test_batch_returns_each_statement_row_count(storage: Storage) -> None:
+    table_id = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", {}, state_of({}))
+    for user in (ALICE, BOB):
+        await storage.buy_in(table_id, user, 100)
+    counts: list[int] = []
+
+    async def body(conn: Conn) -> None:
+        source, args = conn.rows((("user_id", "BIGINT"), ("stack", "BIGINT")), [(ALICE, 100), (BOB, 100)])
+        counts.extend(
+            await conn.batch(
+                [
+                    (
+                        f"UPDATE seats SET stack = v.stack - 10 FROM {source} AS v"
+                        " WHERE seats.table_id = ? AND seats.user_id = v.user_id AND seats.stack = v.stack",
+                        [*args, table_id],
+                    ),
+                    ("UPDATE poker_tables SET pot = 20 WHERE id = ? AND pot = 5", (table_id,)),
+                    ("UPDATE poker_tables SET message_id = 3 WHERE id = ?", (table_id,)),
+                ]
+            )
+        )
+        raise LookupError("refused after the batch: none of its writes may stay")
+
+    with pytest.raises(LookupError):
+        await storage._backend.run(body, write=True)
+    assert counts == [2, 0, 1]
+    row = await storage.table(table_id)
+    assert row.seats == {ALICE: 100, BOB: 100} and row.message_id is None
