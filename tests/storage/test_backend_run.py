@@ -3,7 +3,8 @@
 SQLite runs the body on aiosqlite's thread, BEGIN to COMMIT in one hop, driving the coroutine
 synchronously: a body that awaits anything but its connection is refused and rolled back, and a
 caller cancelled before the COMMIT leaves nothing behind. PostgreSQL runs a one-statement read
-without a transaction and refuses a second statement there.
+without a transaction and refuses a second statement there. `Conn.batch` (one statement on
+PostgreSQL) returns every statement's own row count.
 """
 
 from __future__ import annotations
