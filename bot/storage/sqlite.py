@@ -60,13 +60,21 @@ class ThreadConn(Conn):
 
     dialect = "sqlite"
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, one_read: bool = False) -> None:
         self._conn = conn
+        self._one_read = one_read  # `read_once`: a single SELECT, its own implicit transaction
+        self._used = False
 
     async def fetch(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        if self._one_read:
+            if self._used:
+                raise RuntimeError("read_once runs one statement: a second one would see another snapshot")
+            self._used = True
         return [tuple(row) for row in self._conn.execute(sql, args).fetchall()]
 
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        if self._one_read:
+            raise RuntimeError("read_once only reads")
         return self._conn.execute(sql, args).rowcount
 
     async def lock_table(self, table_id: int) -> None:
@@ -132,6 +140,15 @@ class SqliteBackend(Backend):
             except asyncio.CancelledError:
                 abandoned.set()
                 raise
+        return result
+
+    async def read_once(self, body: Body[T]) -> T:
+        """One read statement, as PostgreSQL's: in one hop, without BEGIN and COMMIT (a statement
+        outside a transaction is its own)."""
+        async with self._lock:
+            result: T = await self.conn._execute(  # type: ignore[no-untyped-call]
+                lambda: _to_the_end(body(ThreadConn(self.conn._conn, one_read=True)))
+            )
         return result
 
     def _in_thread(self, body: Body[T], write: bool, abandoned: threading.Event) -> T | None:

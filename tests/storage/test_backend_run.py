@@ -2,9 +2,9 @@
 
 SQLite runs the body on aiosqlite's thread, BEGIN to COMMIT in one hop, driving the coroutine
 synchronously: a body that awaits anything but its connection is refused and rolled back, and a
-caller cancelled before the COMMIT leaves nothing behind. PostgreSQL runs a one-statement read
-without a transaction and refuses a second statement there. `Conn.batch` (one statement on
-PostgreSQL) returns every statement's own row count.
+caller cancelled before the COMMIT leaves nothing behind. `read_once` runs a one-statement read
+without BEGIN and COMMIT and refuses a second statement, or a write, on both backends. `Conn.batch`
+(one statement on PostgreSQL) returns every statement's own row count.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.sql import Conn
-from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD, Database, state_of
+from tests.storage.conftest import ALICE, BOB, CHANNEL, GUILD, state_of
 
 
 async def _message_of(storage: Storage, table_id: int) -> int | None:
@@ -74,22 +74,21 @@ async def test_sqlite_caller_cancelled_before_the_commit_leaves_nothing(tmp_path
         assert await _message_of(storage, table_id) == 9
 
 
-async def test_read_once_on_postgresql_runs_one_statement_only(pg: Database) -> None:
-    async with await Storage.open(pg.target) as storage:
-        table_id = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", {}, state_of({}))
+async def test_read_once_runs_one_read_only(storage: Storage) -> None:
+    table_id = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", {}, state_of({}))
 
-        async def two(conn: Conn) -> None:
-            await conn.fetch("SELECT id FROM poker_tables WHERE id = ?", (table_id,))
-            await conn.fetch("SELECT id FROM poker_tables WHERE id = ?", (table_id,))
+    async def two(conn: Conn) -> None:
+        await conn.fetch("SELECT id FROM poker_tables WHERE id = ?", (table_id,))
+        await conn.fetch("SELECT id FROM poker_tables WHERE id = ?", (table_id,))
 
-        async def write(conn: Conn) -> None:
-            await conn.execute("UPDATE poker_tables SET message_id = 7 WHERE id = ?", (table_id,))
+    async def write(conn: Conn) -> None:
+        await conn.execute("UPDATE poker_tables SET message_id = 7 WHERE id = ?", (table_id,))
 
-        with pytest.raises(RuntimeError, match="one statement"):
-            await storage._backend.read_once(two)
-        with pytest.raises(RuntimeError, match="only reads"):
-            await storage._backend.read_once(write)
-        assert (await storage.table(table_id)).message_id is None
+    with pytest.raises(RuntimeError, match="one statement"):
+        await storage._backend.read_once(two)
+    with pytest.raises(RuntimeError, match="only reads"):
+        await storage._backend.read_once(write)
+    assert (await storage.table(table_id)).message_id is None
 
 
 async def test_batch_returns_each_statement_row_count(storage: Storage) -> None:
