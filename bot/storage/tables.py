@@ -9,8 +9,8 @@ count is checked. Every write to a table first locks its row (``FOR UPDATE``, fo
 PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
 
 The hand boundaries run on every hand, so they are written in few statements: the lock returns the
-table's row, one query reads the seats and the hand, and rows of several players are written by one
-statement each (`Conn.rows`).
+table's row, one query reads the seats and the hand, rows of several players are written by one
+statement each (`Conn.rows`), and `finish_hand`'s independent writes go as one batch (`Conn.batch`).
 """
 
 from __future__ import annotations
