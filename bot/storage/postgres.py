@@ -12,22 +12,27 @@ chips twice:
 * a process that shards the tables holds a session advisory lock per shard (`hold_shards`) for as
   long as it lives, and stamps its token on the tables it claims; PostgreSQL drops the advisory
   locks of a dead process with its connection, so its shards can be claimed again.
+
+A transaction costs the bot's process one round trip per statement plus BEGIN and COMMIT; the pool's
+default reset of a connection on release (one more query) is not run: no transaction here changes
+the session (no SET, LISTEN, cursor or session lock; the shard locks live on a connection kept apart
+and unlocked before it goes back, `close`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Collection, Iterable, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 import asyncpg
 
 from bot.storage.db import Migration, load_migrations, pending
 from bot.storage.errors import ShardBusy
-from bot.storage.sql import Backend, Conn, Row
+from bot.storage.sql import Backend, Body, Conn, Row, Statement
 
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
 
@@ -38,6 +43,7 @@ SHARD_LOCK = 7_486_002
 POOL_MIN = 1
 POOL_MAX = 8
 
+T = TypeVar("T")
 PgConnection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
 
@@ -64,6 +70,7 @@ def _plain(value: object) -> object:
 
 class PostgresConn(Conn):
     dialect = "postgresql"
+    for_update = " FOR UPDATE"
 
     def __init__(self, conn: PgConnection) -> None:
         self._conn = conn
@@ -77,12 +84,53 @@ class PostgresConn(Conn):
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        # asyncpg's executemany reports no row counts, and the compare-and-set updates need them.
-        return sum([await self.execute(sql, row) for row in rows])
-
     async def lock_table(self, table_id: int) -> None:
         await self._conn.execute("SELECT 1 FROM poker_tables WHERE id = $1 FOR UPDATE", table_id)
+
+    async def batch(self, statements: Sequence[Statement]) -> list[int]:
+        """Several writes as one statement: each a data-modifying WITH query that returns a row per
+        row it changed, counted by the main SELECT (PostgreSQL runs every one of them to the end)."""
+        if len(statements) < 2:
+            return await super().batch(statements)
+        queries = ", ".join(f"w{i} AS ({sql} RETURNING 1)" for i, (sql, _) in enumerate(statements))
+        counts = ", ".join(f"(SELECT COUNT(*) FROM w{i})" for i in range(len(statements)))
+        [row] = await self.fetch(
+            f"WITH {queries} SELECT {counts}", [a for _, args in statements for a in args]
+        )
+        return [int(count) for count in row]
+
+    def rows(
+        self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[object]]
+    ) -> tuple[str, list[object]]:
+        """One array per column, ``unnest`` side by side: the same text for any number of rows."""
+        arrays = ", ".join(f"CAST(? AS {sql_type}[])" for _, sql_type in columns)
+        names = ", ".join(name for name, _ in columns)
+        return (
+            f"(SELECT * FROM unnest({arrays}) AS v ({names}))",
+            [[row[i] for row in rows] for i in range(len(columns))],
+        )
+
+
+class _OneRead(PostgresConn):
+    """A connection outside any transaction, for `PostgresBackend.read_once`: one statement only."""
+
+    def __init__(self, conn: PgConnection) -> None:
+        super().__init__(conn)
+        self._used = False
+
+    async def fetch(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        if self._used:
+            raise RuntimeError("read_once runs one statement: a second one would see another snapshot")
+        self._used = True
+        return await super().fetch(sql, args)
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        raise RuntimeError("read_once only reads")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset on release: nothing to send (see the module doc); asyncpg itself still rolls
+    back a transaction left open."""
 
 
 async def migrate(conn: PgConnection, migrations: list[Migration] | None = None) -> int:
@@ -118,7 +166,7 @@ class PostgresBackend(Backend):
     @classmethod
     async def open(cls, url: str) -> PostgresBackend:
         """Create the pool and apply pending migrations."""
-        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX, reset=_keep_session)
         try:
             async with pool.acquire() as conn:
                 version = await migrate(conn)
@@ -134,6 +182,10 @@ class PostgresBackend(Backend):
         )
         async with self.pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=not write):
             yield PostgresConn(conn)
+
+    async def read_once(self, body: Body[T]) -> T:
+        async with self.pool.acquire() as conn:
+            return await body(_OneRead(conn))
 
     async def hold_shards(self, shard_ids: Collection[int], shard_count: int) -> None:
         """Take one advisory lock per shard on a connection kept for the life of this process.
@@ -158,7 +210,8 @@ class PostgresBackend(Backend):
         conn, self._shard_conn = self._shard_conn, None
         if conn is not None:
             try:
-                # Back to the pool with its session reset: the advisory locks go with it.
+                # Back to the pool without its shard locks (the pool's reset sends nothing).
+                await conn.execute("SELECT pg_advisory_unlock_all()")
                 await self.pool.release(conn)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 # The connection died already, and its locks with it; do not wait for it.

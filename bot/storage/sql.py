@@ -5,18 +5,28 @@ placeholders, ``RETURNING``, ``ON CONFLICT``, ``CAST(? AS ...)`` where PostgreSQ
 parameter's type). Each backend (`sqlite.py`, `postgres.py`) supplies a `Conn` that runs it: the
 PostgreSQL one rewrites the placeholders to ``$1, $2...`` and locks a table's row when asked; on
 SQLite the whole database is already locked by ``BEGIN IMMEDIATE``, so `lock_table` does nothing.
+
+Every statement costs the bot's process a round trip (a hop to aiosqlite's thread, or a message to
+PostgreSQL parsed by asyncpg), so the chip logic writes several rows in one statement: `Conn.rows`
+turns them into a table to select from (a VALUES list on SQLite, ``unnest`` of one array per column on
+PostgreSQL, whose text stays the same whatever the number of rows, so asyncpg's cache of prepared
+statements keeps it); `Conn.batch` sends independent writes together (one statement on PostgreSQL).
+`Backend.run` runs a whole transaction; on SQLite in one hop.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["Backend", "Conn", "Row", "placeholders"]
+__all__ = ["Backend", "Body", "Conn", "Row", "Statement", "placeholders"]
 
 Row = tuple[Any, ...]
+Statement = tuple[str, Sequence[object]]
+"""One statement and its arguments, for `Conn.batch`."""
+T = TypeVar("T")
 
 
 def placeholders(count: int) -> str:
@@ -30,6 +40,10 @@ class Conn(ABC):
     dialect: str
     """'sqlite' or 'postgresql'."""
 
+    for_update = ""
+    """Appended to a SELECT of one table's row to lock it against writers in other processes
+    (`lock_table` in the same statement): `` FOR UPDATE`` on PostgreSQL, nothing on SQLite."""
+
     @abstractmethod
     async def fetch(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
         """Every row of a query, integers as `int` (never `Decimal`)."""
@@ -39,16 +53,38 @@ class Conn(ABC):
         """Run one statement; return the number of rows it changed."""
 
     @abstractmethod
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        """Run one statement per row; return the total number of rows changed."""
-
-    @abstractmethod
     async def lock_table(self, table_id: int) -> None:
         """Hold the table's row until the end of the transaction, against writers in other processes."""
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         rows = await self.fetch(sql, args)
         return rows[0] if rows else None
+
+    async def batch(self, statements: Sequence[Statement]) -> list[int]:
+        """Run writes that do not depend on one another; return the row count of each.
+
+        None may read what another one writes (PostgreSQL runs them as one statement, all on one
+        snapshot) nor have its own RETURNING or WITH. This one is SQLite's: one after the other.
+        """
+        return [await self.execute(sql, args) for sql, args in statements]
+
+    def rows(
+        self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[object]]
+    ) -> tuple[str, list[object]]:
+        """`rows` as a derived table for a FROM clause, ``(SELECT ...)`` with the columns named and
+        typed by `columns` ((name, SQL type) each): its SQL text and its arguments, in text order.
+
+        This one is SQLite's: a VALUES list of at least one row, whose text grows with the rows.
+        """
+        if not rows:
+            raise ValueError("a VALUES list needs at least one row")
+        names = ", ".join(f"column{i} AS {name}" for i, (name, _) in enumerate(columns, start=1))
+        one = f"({placeholders(len(columns))})"
+        return f"(SELECT {names} FROM (VALUES {', '.join([one] * len(rows))}))", [v for r in rows for v in r]
+
+
+Body = Callable[[Conn], Awaitable[T]]
+"""A transaction's work: called with the connection, awaiting nothing but its methods."""
 
 
 class Backend(ABC):
@@ -71,6 +107,20 @@ class Backend(ABC):
 
         A single SQLite file is meant for one process: there is nothing to hold.
         """
+
+    async def run(self, body: Body[T], *, write: bool) -> T:
+        """`body` as one transaction (`transaction`); what it returns.
+
+        `body` may await only its connection's methods: the SQLite backend runs it, BEGIN to COMMIT,
+        in one hop to its connection's thread.
+        """
+        async with self.transaction(write=write) as conn:
+            return await body(conn)
+
+    async def read_once(self, body: Body[T]) -> T:
+        """`body`, a read of one single statement: on PostgreSQL it runs outside any transaction (a
+        statement always sees one snapshot), which spares BEGIN and COMMIT; here as `run`."""
+        return await self.run(body, write=False)
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -3,6 +3,12 @@
 Reads take the lock too: on a shared connection a read between another task's BEGIN and COMMIT would
 see chips that may still be rolled back. ``BEGIN IMMEDIATE`` takes SQLite's write lock at once, so
 a second process on the same file waits (busy timeout) instead of interleaving.
+
+Each call into aiosqlite is a hop to its thread (a queue, a future, an event-loop turn: CPU in both
+threads). `SqliteBackend.run` therefore runs a whole transaction in one hop: on that thread, BEGIN,
+the body against `ThreadConn` (the same connection, called directly) and COMMIT. The body is the
+same coroutine the PostgreSQL backend awaits; it awaits only its connection, whose methods here never
+suspend, so it is driven to its end synchronously (`_to_the_end`).
 """
 
 from __future__ import annotations
@@ -10,16 +16,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+import threading
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
 from bot.storage.db import connect, migrate
-from bot.storage.sql import Backend, Conn, Row
+from bot.storage.sql import Backend, Body, Conn, Row
 
-__all__ = ["SqliteBackend", "SqliteConn"]
+__all__ = ["SqliteBackend", "SqliteConn", "ThreadConn"]
+
+T = TypeVar("T")
 
 
 class SqliteConn(Conn):
@@ -41,12 +51,46 @@ class SqliteConn(Conn):
         cursor = await self._conn.execute(sql, args)
         return cursor.rowcount
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> int:
-        cursor = await self._conn.executemany(sql, rows)
-        return cursor.rowcount
+    async def lock_table(self, table_id: int) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole database."""
+
+
+class ThreadConn(Conn):
+    """The connection as seen from aiosqlite's own thread, inside `SqliteBackend.run`: every call
+    runs the statement at once and returns without suspending."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection, *, one_read: bool = False) -> None:
+        self._conn = conn
+        self._one_read = one_read  # `read_once`: a single SELECT, its own implicit transaction
+        self._used = False
+
+    async def fetch(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        if self._one_read:
+            if self._used:
+                raise RuntimeError("read_once runs one statement: a second one would see another snapshot")
+            self._used = True
+        return [tuple(row) for row in self._conn.execute(sql, args).fetchall()]
+
+    async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
+        if self._one_read:
+            raise RuntimeError("read_once only reads")
+        return self._conn.execute(sql, args).rowcount
 
     async def lock_table(self, table_id: int) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole database."""
+
+
+def _to_the_end(work: Awaitable[T]) -> T:
+    """Run an awaitable that never suspends (it awaits only a `ThreadConn`) and return its result."""
+    steps = work.__await__()
+    try:
+        waited = steps.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    steps.close()
+    raise RuntimeError(f"a SQLite transaction awaited {waited!r}: it may await only its connection")
 
 
 class SqliteBackend(Backend):
@@ -86,6 +130,49 @@ class SqliteBackend(Backend):
         a ROLLBACK queued after a BEGIN that a cancelled task never saw finish still ends it."""
         with contextlib.suppress(sqlite3.OperationalError):  # nothing had begun after all
             await self.conn.execute("ROLLBACK")
+
+    async def run(self, body: Body[T], *, write: bool) -> T:
+        """The whole transaction in one hop to the connection's thread (see the module doc).
+
+        If the caller is cancelled meanwhile, the transaction is rolled back unless it has already
+        reached its COMMIT: the same outcome as a transaction run statement by statement.
+        """
+        abandoned = threading.Event()
+        async with self._lock:
+            try:
+                # aiosqlite's one entry into its thread (its public methods each wrap one statement).
+                result: T = await self.conn._execute(  # type: ignore[no-untyped-call]
+                    self._in_thread, body, write, abandoned
+                )
+            except asyncio.CancelledError:
+                abandoned.set()
+                raise
+        return result
+
+    async def read_once(self, body: Body[T]) -> T:
+        """One read statement, as PostgreSQL's: in one hop, without BEGIN and COMMIT (a statement
+        outside a transaction is its own)."""
+        async with self._lock:
+            result: T = await self.conn._execute(  # type: ignore[no-untyped-call]
+                lambda: _to_the_end(body(ThreadConn(self.conn._conn, one_read=True)))
+            )
+        return result
+
+    def _in_thread(self, body: Body[T], write: bool, abandoned: threading.Event) -> T | None:
+        """On aiosqlite's thread: BEGIN, the body, COMMIT (ROLLBACK if it raised or was abandoned)."""
+        conn = self.conn._conn
+        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            result = _to_the_end(body(ThreadConn(conn)))
+            if abandoned.is_set():
+                conn.execute("ROLLBACK")
+                return None
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # also when COMMIT itself failed
+                conn.execute("ROLLBACK")
+            raise
+        return result
 
     async def close(self) -> None:
         async with self._lock:

@@ -1,6 +1,6 @@
 """Hand summaries and what is read from them: players' statistics, a table's night, stored hands.
 
-`write_hand_players` runs inside `finish_hand`'s transaction, so a hand's summary rows exist exactly
+`hand_players_insert` runs inside `finish_hand`'s transaction, so a hand's summary rows exist exactly
 when its chips moved. Everything else only reads, with aggregate queries over ``hand_players`` and
 the ledger (no stored record is loaded to count anything). The SQL is the subset both SQLite and
 PostgreSQL accept, as in the rest of the storage.
@@ -13,31 +13,29 @@ from collections.abc import Sequence
 
 from bot.storage.ledger import HOUSE
 from bot.storage.models import HandPlayer, SessionPlayer, StoredHand, TableSessionSummary, VariantStats
-from bot.storage.sql import Conn
+from bot.storage.sql import Conn, Statement
 
-__all__ = ["player_stats", "stored_hand", "table_summary", "write_hand_players"]
+__all__ = ["hand_players_insert", "player_stats", "stored_hand", "table_summary"]
 
 
-async def write_hand_players(
+def hand_players_insert(
     conn: Conn,
     *,
     hand_id: int,
     table_id: int,
     players: Sequence[HandPlayer],
     results: dict[int, int],
-) -> None:
-    """One row per player dealt in. ``results`` is each player's stack change as the ledger wrote it
-    (end minus start, what he took away mid-hand included): the stored ``net`` is the ledger's own
+) -> Statement | None:
+    """The statement that writes one row per player dealt in (None without players), for
+    `finish_hand`'s batch. ``results`` is each player's stack change as the ledger wrote it (end
+    minus start, what he took away mid-hand included): the stored ``net`` is the ledger's own
     figure, so the statistics add up to the chips whatever the summary says."""
     if not players:
-        return
-    await conn.executemany(
-        "INSERT INTO hand_players (hand_id, guild_id, table_id, variant, user_id, net, won, pots_showdown,"
-        " pots_uncontested, pot_won, shown_strength, shown_category, shown_text)"
-        " SELECT ?, guild_id, id, variant, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM poker_tables WHERE id = ?",
+        return None
+    source, args = conn.rows(
+        _PLAYER_COLUMNS,
         [
             (
-                hand_id,
                 p.user_id,
                 results.get(p.user_id, p.net),
                 int(p.won),
@@ -47,11 +45,31 @@ async def write_hand_players(
                 p.shown_strength,
                 p.shown_category,
                 p.shown_text,
-                table_id,
             )
             for p in players
         ],
+    )  # every player in one statement
+    return (
+        "INSERT INTO hand_players (hand_id, guild_id, table_id, variant, user_id, net, won, pots_showdown,"
+        " pots_uncontested, pot_won, shown_strength, shown_category, shown_text)"
+        " SELECT ?, t.guild_id, t.id, t.variant, v.user_id, v.net, v.won, v.pots_showdown,"
+        " v.pots_uncontested, v.pot_won, v.shown_strength, v.shown_category, v.shown_text"
+        f" FROM poker_tables AS t, {source} AS v WHERE t.id = ?",
+        [hand_id, *args, table_id],
     )
+
+
+_PLAYER_COLUMNS = (
+    ("user_id", "BIGINT"),
+    ("net", "BIGINT"),
+    ("won", "INTEGER"),
+    ("pots_showdown", "INTEGER"),
+    ("pots_uncontested", "INTEGER"),
+    ("pot_won", "BIGINT"),
+    ("shown_strength", "BIGINT"),
+    ("shown_category", "INTEGER"),
+    ("shown_text", "TEXT"),
+)
 
 
 async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantStats]:

@@ -5,6 +5,11 @@ server; `bot.storage.postgres`), chosen by what `Storage.open` is given. Every p
 one transaction of that backend, committed at the end and rolled back on any error, so a refusal
 leaves the database exactly as it was and concurrent tasks never interleave inside a transaction.
 The chip logic itself (`ledger.py`, `tables.py`) is written once for both.
+
+Each method hands its work to `Backend.run` as one body (a `partial` of the chip logic, its arguments
+taken in the caller), which lets SQLite run the whole transaction in one hop to its thread; the
+reads of one statement (a table and its seats, a setting, the leaderboard...) run on PostgreSQL
+without BEGIN and COMMIT (`Backend.read_once`).
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ import json
 import secrets
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -40,7 +45,7 @@ from bot.storage.models import (
     VariantStats,
 )
 from bot.storage.postgres import PostgresBackend
-from bot.storage.sql import Backend, Conn
+from bot.storage.sql import Backend, Body, Conn
 from bot.storage.sqlite import SqliteBackend
 
 __all__ = ["DATABASE_ERRORS", "MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_postgres_url"]
@@ -59,6 +64,8 @@ def is_postgres_url(target: Path | str) -> bool:
     """True for a PostgreSQL URL (``postgresql://...``); anything else is a SQLite file path."""
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
+
+T = TypeVar("T")
 
 # Far below SQLite's 64-bit limit, far above any game night: a typo cannot overflow a sum.
 MAX_CHIPS = 10**12
@@ -150,18 +157,22 @@ class Storage:
     def _now(self) -> int:
         return ledger.to_time(self._clock())
 
-    def _transaction(self, *, write: bool = True) -> AbstractAsyncContextManager[Conn]:
-        return self._backend.transaction(write=write)
+    async def _run(self, body: Body[T], *, write: bool = True) -> T:
+        """`body` as one transaction: on SQLite in one hop to the database's thread (`Backend.run`).
+        Its arguments are taken before (a `partial`): the body runs on that thread."""
+        return await self._backend.run(body, write=write)
 
     # Accounts -------------------------------------------------------------------------------------
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """The player's balance; his account is opened with the starting chips on first use."""
-        async with self._transaction() as conn:
-            await ledger.ensure_account(
-                conn, guild_id, user_id, starting_chips=self.starting_chips, now=self._now()
-            )
-            have = await ledger.balance_of(conn, guild_id, user_id)
+        starting, now = self.starting_chips, self._now()
+
+        async def body(conn: Conn) -> int | None:
+            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=starting, now=now)
+            return await ledger.balance_of(conn, guild_id, user_id)
+
+        have = await self._run(body)
         assert have is not None
         return have
 
@@ -170,18 +181,23 @@ class Storage:
         if self.daily_bonus == 0:
             raise BonusDisabled("Il bonus giornaliero non è attivo su questo server.")
         at = self._clock() if now is None else now
-        async with self._transaction() as conn:
+        starting, bonus = self.starting_chips, self.daily_bonus
+
+        async def body(conn: Conn) -> int:
             await ledger.ensure_account(
-                conn, guild_id, user_id, starting_chips=self.starting_chips, now=ledger.to_time(at)
+                conn, guild_id, user_id, starting_chips=starting, now=ledger.to_time(at)
             )
-            return await ledger.claim_bonus(conn, guild_id, user_id, amount=self.daily_bonus, now=at)
+            return await ledger.claim_bonus(conn, guild_id, user_id, amount=bonus, now=at)
+
+        return await self._run(body)
 
     async def grant(self, guild_id: int, user_id: int, amount: int, by_user_id: int) -> int:
         """An admin gives new chips to a player; return his new balance. Permission is the cog's job."""
         amount = _amount(amount)
-        async with self._transaction() as conn:
-            now = self._now()
-            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=self.starting_chips, now=now)
+        starting, now = self.starting_chips, self._now()
+
+        async def body(conn: Conn) -> int | None:
+            await ledger.ensure_account(conn, guild_id, user_id, starting_chips=starting, now=now)
             await ledger.credit(conn, guild_id, user_id, amount)
             await ledger.record(
                 conn,
@@ -191,14 +207,17 @@ class Storage:
                 by_user_id=by_user_id,
                 now=now,
             )
-            have = await ledger.balance_of(conn, guild_id, user_id)
+            return await ledger.balance_of(conn, guild_id, user_id)
+
+        have = await self._run(body)
         assert have is not None
         return have
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[LeaderRow]:
         """The top players of a server by balance plus chips in front of them at open tables."""
-        async with self._transaction(write=False) as conn:
-            return await ledger.leaderboard(conn, guild_id, max(1, min(limit, 100)))
+        return await self._backend.read_once(
+            lambda conn: ledger.leaderboard(conn, guild_id, max(1, min(limit, 100)))
+        )
 
     async def history(
         self, guild_id: int, user_id: int, limit: int = 10, *, account: Account | None = None
@@ -208,20 +227,20 @@ class Storage:
         Entries cover both his balance and his seats (each says which in `account`); pass
         ``account="balance"`` for the movements of the balance alone (bonus, grants, buy-ins, cash-outs).
         """
-        async with self._transaction(write=False) as conn:
-            return await ledger.history(conn, guild_id, user_id, max(1, min(limit, 100)), account=account)
+        return await self._run(
+            lambda conn: ledger.history(conn, guild_id, user_id, max(1, min(limit, 100)), account=account),
+            write=False,
+        )
 
     # Player settings ------------------------------------------------------------------------------
 
     async def turn_calls(self, guild_id: int, user_id: int) -> bool:
         """Whether the player is called by a mention when it is his turn (on unless he said /avvisi)."""
-        async with self._transaction(write=False) as conn:
-            return await player_settings.turn_calls(conn, guild_id, user_id)
+        return await self._backend.read_once(lambda conn: player_settings.turn_calls(conn, guild_id, user_id))
 
     async def set_turn_calls(self, guild_id: int, user_id: int, enabled: bool) -> None:
         """The player's own choice for his turn calls in this server (bot/turn_calls.py)."""
-        async with self._transaction() as conn:
-            await player_settings.set_turn_calls(conn, guild_id, user_id, bool(enabled))
+        await self._run(lambda conn: player_settings.set_turn_calls(conn, guild_id, user_id, bool(enabled)))
 
     # Tables ---------------------------------------------------------------------------------------
 
@@ -236,9 +255,9 @@ class Storage:
     ) -> int:
         """Open a table in a channel (one open table per channel); return its id."""
         options_json, state_json = _dump(options), _dump(state)
-        async with self._transaction() as conn:
-            return await tables.create_table(
-                conn,
+        return await self._run(
+            partial(
+                tables.create_table,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 creator_id=creator_id,
@@ -248,6 +267,7 @@ class Storage:
                 owner=self._owner,
                 now=self._now(),
             )
+        )
 
     async def buy_in(
         self,
@@ -266,9 +286,9 @@ class Storage:
         """
         amount = _amount(amount)
         state_json = None if state is None else _dump(state)
-        async with self._transaction() as conn:
-            await tables.buy_in(
-                conn,
+        await self._run(
+            partial(
+                tables.buy_in,
                 table_id=table_id,
                 user_id=user_id,
                 amount=amount,
@@ -278,29 +298,29 @@ class Storage:
                 now=self._now(),
                 level=level,
             )
+        )
 
     async def computer_levels(self, table_id: int) -> dict[int, str]:
         """The computer players seated at a table and their levels, for a restart."""
-        async with self._transaction(write=False) as conn:
-            return await tables.computer_levels(conn, table_id)
+        return await self._backend.read_once(lambda conn: tables.computer_levels(conn, table_id))
 
     async def house_balance(self, guild_id: int) -> int:
         """The chips in the server's house account (those not at a table with a computer player)."""
-        async with self._transaction(write=False) as conn:
-            return await tables.house_balance(conn, guild_id)
+        return await self._backend.read_once(lambda conn: tables.house_balance(conn, guild_id))
 
     async def cash_out(self, table_id: int, user_id: int, state: Mapping[str, Any] | None = None) -> int:
         """Move the player's whole seat back to his balance; return the chips moved."""
         state_json = None if state is None else _dump(state)
-        async with self._transaction() as conn:
-            return await tables.cash_out(
-                conn,
+        return await self._run(
+            partial(
+                tables.cash_out,
                 table_id=table_id,
                 user_id=user_id,
                 state_json=state_json,
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def begin_hand(
         self, table_id: int, stacks: dict[int, int], pot: int, state: Mapping[str, Any]
@@ -312,9 +332,9 @@ class Storage:
         """
         _stacks(stacks, pot)
         state_json = _dump(state)
-        async with self._transaction() as conn:
-            return await tables.begin_hand(
-                conn,
+        return await self._run(
+            partial(
+                tables.begin_hand,
                 table_id=table_id,
                 stacks=stacks,
                 pot=pot,
@@ -322,6 +342,7 @@ class Storage:
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def finish_hand(
         self,
@@ -344,9 +365,9 @@ class Storage:
         """
         _stacks(stacks, pot)
         state_json, record_json = _dump(state), _dump(record)
-        async with self._transaction() as conn:
-            await tables.finish_hand(
-                conn,
+        await self._run(
+            partial(
+                tables.finish_hand,
                 table_id=table_id,
                 hand_id=hand_id,
                 stacks=stacks,
@@ -357,6 +378,7 @@ class Storage:
                 now=self._now(),
                 players=players,
             )
+        )
 
     async def release_mid_hand(self, table_id: int, hand_id: int, user_id: int, amount: int) -> None:
         """Give a player who left the running hand his remaining stack (`amount`) back at once.
@@ -367,9 +389,9 @@ class Storage:
         """
         if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_CHIPS:
             raise LedgerMismatch("Le fiches del tavolo devono essere numeri interi non negativi.")
-        async with self._transaction() as conn:
-            await tables.release_mid_hand(
-                conn,
+        await self._run(
+            partial(
+                tables.release_mid_hand,
                 table_id=table_id,
                 hand_id=hand_id,
                 user_id=user_id,
@@ -377,24 +399,26 @@ class Storage:
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's public message, so that a restart can edit it."""
-        async with self._transaction() as conn:
-            await tables.set_message(conn, table_id=table_id, message_id=message_id, token=self._owner)
+        await self._run(
+            partial(tables.set_message, table_id=table_id, message_id=message_id, token=self._owner)
+        )
 
     async def close_table(self, table_id: int, payouts: dict[int, int]) -> None:
         """Pay out every chip at the table (the engine's `Table.close()`) and close it."""
         _stacks(payouts, 0)
-        async with self._transaction() as conn:
-            await tables.close_table(
-                conn, table_id=table_id, payouts=payouts, token=self._owner, now=self._now()
+        await self._run(
+            partial(
+                tables.close_table, table_id=table_id, payouts=payouts, token=self._owner, now=self._now()
             )
+        )
 
     async def table(self, table_id: int) -> TableRow:
         """One open table, as `open_tables` returns it."""
-        async with self._transaction(write=False) as conn:
-            found = await tables.open_tables(conn, table_id=table_id)
+        found = await self._backend.read_once(partial(tables.open_tables, table_id=table_id))
         if not found:
             raise TableNotFound("Questo tavolo non esiste o è già stato chiuso.")
         return found[0]
@@ -408,8 +432,7 @@ class Storage:
         (``(guild_id >> 22) % shard_count``), the formula discord.py uses.
         """
         shards = _shards(shard_ids, shard_count)
-        async with self._transaction(write=False) as conn:
-            return await tables.open_tables(conn, shards=shards)
+        return await self._backend.read_once(partial(tables.open_tables, shards=shards))
 
     async def claim_tables(self, shard_ids: Collection[int], shard_count: int) -> list[int]:
         """Make this process the owner of the open tables of its shards; return their ids.
@@ -426,8 +449,7 @@ class Storage:
         assert shards is not None
         await self._backend.hold_shards(shards[0], shard_count)
         self._owner = self.owner_token
-        async with self._transaction() as conn:
-            return await tables.claim_tables(conn, shards=shards, token=self.owner_token)
+        return await self._run(lambda conn: tables.claim_tables(conn, shards=shards, token=self.owner_token))
 
     async def recover(
         self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
@@ -441,15 +463,19 @@ class Storage:
         another process owns, is skipped.
         """
         shards = _shards(shard_ids, shard_count)
-        async with self._transaction(write=False) as conn:
-            pending = await tables.running_hands(conn, shards)
+        pending = await self._run(partial(tables.running_hands, shards=shards), write=False)
         recovered: list[int] = []
         for table_id, hand_id in pending:
             try:
-                async with self._transaction() as conn:
-                    await tables.recover_table(
-                        conn, table_id=table_id, hand_id=hand_id, token=self._owner, now=self._now()
+                await self._run(
+                    partial(
+                        tables.recover_table,
+                        table_id=table_id,
+                        hand_id=hand_id,
+                        token=self._owner,
+                        now=self._now(),
                     )
+                )
             except (HandNotRunning, TableNotFound, TableNotOwned):
                 continue  # recovered or closed by another process meanwhile, or not ours
             recovered.append(table_id)
@@ -459,13 +485,11 @@ class Storage:
 
     async def player_stats(self, guild_id: int, user_id: int) -> list[VariantStats]:
         """The player's statistics on one server, per variant (empty when he never finished a hand)."""
-        async with self._transaction(write=False) as conn:
-            return await stats.player_stats(conn, guild_id, user_id)
+        return await self._run(lambda conn: stats.player_stats(conn, guild_id, user_id), write=False)
 
     async def table_summary(self, table_id: int) -> TableSessionSummary:
         """A table's night, open or closed: hands, each player's net, the biggest pot, the best hand."""
-        async with self._transaction(write=False) as conn:
-            found = await stats.table_summary(conn, table_id)
+        found = await self._run(partial(stats.table_summary, table_id=table_id), write=False)
         if found is None:
             raise TableNotFound("Questo tavolo non esiste.")
         return found
@@ -473,13 +497,15 @@ class Storage:
     async def stored_hand(self, channel_id: int, number: int | None = None) -> StoredHand | None:
         """Hand `number` of the channel's latest table, or its latest hand that is over (status
         'missing' when there is no such hand); None when the channel never had a table."""
-        async with self._transaction(write=False) as conn:
-            return await stats.stored_hand(conn, channel_id, number)
+        return await self._run(lambda conn: stats.stored_hand(conn, channel_id, number), write=False)
 
     async def check(self, guild_id: int | None = None) -> list[str]:
         """Prove the ledger for one server or all: an empty list means every chip is accounted for."""
-        async with self._transaction(write=False) as conn:
+
+        async def both(conn: Conn) -> list[str]:
             return await ledger.check(conn, guild_id) + await tournaments.check(conn, guild_id)
+
+        return await self._run(both, write=False)
 
     # Tournaments (bot/storage/tournaments.py) --------------------------------------------------------
 
@@ -493,9 +519,9 @@ class Storage:
         state: Mapping[str, Any],
     ) -> tournaments.TournamentRow:
         """Announce a tournament in a channel (no open table or tournament there) with an empty pool."""
-        async with self._transaction() as conn:
-            return await tournaments.create(
-                conn,
+        return await self._run(
+            partial(
+                tournaments.create,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 creator_id=creator_id,
@@ -505,6 +531,7 @@ class Storage:
                 owner=self._owner,
                 now=self._now(),
             )
+        )
 
     async def register_tournament(
         self, tournament_id: int, user_id: int, buy_in: int, state: Mapping[str, Any]
@@ -512,9 +539,9 @@ class Storage:
         """Pay the buy-in into the pool and store the state that lists the new entrant."""
         if buy_in:
             _amount(buy_in)
-        async with self._transaction() as conn:
-            await tournaments.register(
-                conn,
+        await self._run(
+            partial(
+                tournaments.register,
                 tournament_id=tournament_id,
                 user_id=user_id,
                 buy_in=buy_in,
@@ -523,14 +550,15 @@ class Storage:
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def unregister_tournament(
         self, tournament_id: int, user_id: int, refund: int, state: Mapping[str, Any]
     ) -> None:
         """A withdrawal before the start: his buy-in back from the pool."""
-        async with self._transaction() as conn:
-            await tournaments.unregister(
-                conn,
+        await self._run(
+            partial(
+                tournaments.unregister,
                 tournament_id=tournament_id,
                 user_id=user_id,
                 refund=refund,
@@ -538,56 +566,59 @@ class Storage:
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def cancel_tournament(
         self, tournament_id: int, refunds: dict[int, int], state: Mapping[str, Any]
     ) -> None:
         """Call a tournament off: every buy-in back, the pool closed at 0."""
-        async with self._transaction() as conn:
-            await tournaments.cancel(
-                conn,
+        await self._run(
+            partial(
+                tournaments.cancel,
                 tournament_id=tournament_id,
                 refunds=refunds,
                 state_json=_dump(state),
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def start_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
-        async with self._transaction() as conn:
-            await tournaments.start(
-                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
+        await self._run(
+            partial(
+                tournaments.start, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
             )
+        )
 
     async def save_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
         """The state at a hand boundary: the tournament and its table in one write."""
-        async with self._transaction() as conn:
-            await tournaments.save(
-                conn, tournament_id=tournament_id, state_json=_dump(state), token=self._owner
-            )
+        await self._run(
+            partial(tournaments.save, tournament_id=tournament_id, state_json=_dump(state), token=self._owner)
+        )
 
     async def finish_tournament(
         self, tournament_id: int, prizes: dict[int, int], state: Mapping[str, Any]
     ) -> bool:
         """The final state and every prize, pool to balances, in one transaction; False if already paid."""
-        async with self._transaction() as conn:
-            return await tournaments.finish(
-                conn,
+        return await self._run(
+            partial(
+                tournaments.finish,
                 tournament_id=tournament_id,
                 prizes=prizes,
                 state_json=_dump(state),
                 token=self._owner,
                 now=self._now(),
             )
+        )
 
     async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
-        async with self._transaction() as conn:
-            await tournaments.set_message(conn, tournament_id=tournament_id, message_id=message_id)
+        await self._run(
+            lambda conn: tournaments.set_message(conn, tournament_id=tournament_id, message_id=message_id)
+        )
 
     async def tournament_announced(self, tournament_id: int) -> None:
         """The final standings are posted: a restart must not post them again."""
-        async with self._transaction() as conn:
-            await tournaments.mark_announced(conn, tournament_id=tournament_id)
+        await self._run(lambda conn: tournaments.mark_announced(conn, tournament_id=tournament_id))
 
     async def live_tournaments(
         self,
@@ -599,8 +630,7 @@ class Storage:
         """Tournaments to restore at start-up (registering, playing, or finished but not announced);
         with `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
         shards = _shards(shard_ids, shard_count)
-        async with self._transaction(write=False) as conn:
-            return await tournaments.live(conn, tournament_id, shards)
+        return await self._run(lambda conn: tournaments.live(conn, tournament_id, shards), write=False)
 
 
 def _shards(shard_ids: Collection[int] | None, shard_count: int | None) -> tables.Shards | None:

