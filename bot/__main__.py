@@ -7,6 +7,7 @@ tracebacks are for bugs, not for a missing token.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import signal
@@ -51,6 +52,25 @@ def _unreachable(exc: BaseException) -> str:
     return f"Non riesco a raggiungere Discord ({exc.__class__.__name__}): controlla la connessione e riprova."
 
 
+GC_THRESHOLDS = (50_000, 20, 20)
+"""Young objects are collected every 50,000 allocations instead of Python's 700 (see `settle_memory`)."""
+
+
+def settle_memory() -> None:
+    """Once started, keep the cycle collector out of the hot path.
+
+    What start-up built (discord.py, the commands, the storage, the tables restored) lives as long as
+    the process: `gc.freeze` moves it out of every later collection. A game's own objects are freed by
+    reference counting as soon as they are dropped; the collector only has rare cycles to find
+    (exceptions, finished tasks), yet by default it scans the young objects every 700 allocations,
+    which under load is several percent of the bot's CPU (bench/README.md, capacity). Memory stays
+    bounded: cyclic garbage waits at most 50,000 allocations.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 async def run(settings: Settings) -> int:
     """Log in, stay connected until a signal or a fatal error, then close everything in order."""
     bot = create_bot(settings)
@@ -72,6 +92,7 @@ async def run(settings: Settings) -> int:
             print(_unreachable(exc), file=sys.stderr)
             return EXIT_FAILURE
 
+        settle_memory()
         connection = asyncio.create_task(bot.connect(), name="discord-connect")
         stopping = asyncio.create_task(stop.wait(), name="stop-signal")
         await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
