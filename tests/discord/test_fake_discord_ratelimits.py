@@ -118,7 +118,10 @@ async def test_rate_limits_are_off_by_default(fake_discord: FakeDiscord, http: a
     poker = fake_discord.channel("poker").id
     for n in range(8):
         async with http.post(f"api/v10/channels/{poker}/messages", json={"content": str(n)}) as response:
-            assert response.status == 200 and "X-RateLimit-Limit" not in response.headers
+            # Never a 429; the bucket headers are there, as Discord always sends them, for a bucket
+            # far larger than anything a test sends.
+            assert response.status == 200
+            assert int(response.headers["X-RateLimit-Remaining"]) >= 1000
 
 
 async def test_discord_py_paces_itself_on_the_bucket_headers(
