@@ -88,6 +88,10 @@ def test_two_tables_and_one_ramp_step_give_positive_figures_for_both_processes(
             assert figures["rest_per_interaction"] >= 1  # at least the callback of each interaction
         assert window["null"]["rest_per_interaction"] == 1  # the null bot answers and does nothing else
         assert window["ratio"] > 0
+    windows = report["rows"] + report["ramp"]
+    pooled = sum(w["bot"]["cpu_s"] for w in windows) / sum(w["null"]["cpu_s"] for w in windows)
+    assert report["pooled_ratio"] == pytest.approx(pooled, rel=0.05)  # cpu_s is rounded to ms
+    assert "rapporto bot/null su tutte le finestre insieme" in printed
     per_core = report["tables_per_core"]
     assert per_core["by_cpu"] > 0 and per_core["null_by_cpu"] > 0
     assert "rapporto bot/null a 2 tavoli" in printed
