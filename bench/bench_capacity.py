@@ -743,14 +743,20 @@ class Report:
             return {}
         row = max(self.rows, key=lambda w: w.tables)
         per_table = row.interactions_per_action / self.settings.table_action_seconds  # interactions/s
+
+        def tables(ms_per_interaction: float) -> float:
+            # A window too short for one 10 ms CPU tick measures 0: no figure rather than a division by 0.
+            load = ms_per_interaction * per_table
+            return round(1000 / load, 1) if load > 0 else math.nan
+
         out = {
             "table_action_seconds": self.settings.table_action_seconds,
             "interactions_per_action": round(row.interactions_per_action, 3),
-            "by_cpu": round(1000 / (row.bot.cpu_ms_per_interaction * per_table), 1),
-            "null_by_cpu": round(1000 / (row.null.cpu_ms_per_interaction * per_table), 1),
+            "by_cpu": tables(row.bot.cpu_ms_per_interaction),
+            "null_by_cpu": tables(row.null.cpu_ms_per_interaction),
         }
         best = self.sustained
-        if best is not None:
+        if best is not None and per_table > 0:
             out["at_p99_target"] = round(best.bot.rate / per_table, 1)
         return out
 

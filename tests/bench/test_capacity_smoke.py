@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import time
 from collections.abc import AsyncIterator
@@ -96,3 +97,14 @@ def test_two_tables_and_one_ramp_step_give_positive_figures_for_both_processes(
     assert per_core["by_cpu"] > 0 and per_core["null_by_cpu"] > 0
     assert "rapporto bot/null a 2 tavoli" in printed
     assert "carico a fine corsa" in printed
+
+
+def test_a_window_too_short_for_one_cpu_tick_gives_no_tables_per_core_rather_than_a_crash() -> None:
+    window = bench_capacity.Window("2 tavoli", 2, 100.0, actions=4)
+    window.bot = bench_capacity.Side(interactions=5, cpu_s=0.01, seconds=3.0)
+    window.null = bench_capacity.Side(interactions=5, cpu_s=0.0, seconds=3.0)  # no 10 ms tick yet
+    report = bench_capacity.Report(bench_capacity.Settings(), rows=[window])
+    per_core = report.tables_per_core()
+    assert per_core["by_cpu"] > 0
+    assert math.isnan(per_core["null_by_cpu"])
+    assert math.isnan(report.pooled_ratio)
