@@ -271,8 +271,9 @@ class TableSession:
 
     async def _render_loop(self) -> None:
         pause = self.owner.retry_first
+        # The task starts once the change's own task waits (its answer on the way): the changes made
+        # before that are shown together, and those made while an edit is in flight by the next edit.
         while not self.up_to_date:
-            await asyncio.sleep(0)  # let the rest of a burst of changes land first
             try:
                 if self._shown < self._version and not self.closed:
                     await self._show_latest()
