@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
-from discord.http import Route, handle_message_parameters
+from discord.http import MultipartParameters, Route, handle_message_parameters
 
 from bot import answers, multipart, reading, render, views
 from bot.card_pictures import TablePicture, hand_picture, showdown_rows
@@ -533,25 +533,28 @@ async def send_raw(bot: discord.Client, channel_id: int, **message: Any) -> int:
     `Messageable.send` would build a `Message` from Discord's answer, which nothing here reads: that
     is most of a post's CPU in discord.py. Same payload, same errors (`discord.HTTPException`).
     """
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
     with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **message) as params:
-        body = multipart.encode(params.multipart) if params.files and params.multipart else None
-        if body is None:
-            data = await bot.http.send_message(channel_id, params=params)
-        else:  # the picture of a DM or a table message: one body, encoded once (bot/multipart.py)
-            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-            data = await bot.http.request(route, data=body)
+        data = await _request(bot, route, params)
     return int(data["id"])
 
 
 async def edit_raw(bot: discord.Client, channel_id: int, message_id: int, **message: Any) -> None:
     """Edit through discord.py's raw route, building no `Message` from the answer (see `send_raw`).
-    The views of the game are stopped (bot/views.py): discord.py would not have stored them either."""
+    The game's components are plain JSON (bot/views.py): there is no view for discord.py to store."""
     mentions = bot.allowed_mentions if "content" in message else None  # as `Message.edit` does
+    path = "/channels/{channel_id}/messages/{message_id}"
+    route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
     with handle_message_parameters(previous_allowed_mentions=mentions, **message) as params:
-        body = multipart.encode(params.multipart) if params.files and params.multipart else None
-        if body is None:
-            await bot.http.edit_message(channel_id, message_id, params=params)
-        else:
-            path = "/channels/{channel_id}/messages/{message_id}"
-            route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
-            await bot.http.request(route, data=body)
+        await _request(bot, route, params)
+
+
+async def _request(bot: discord.Client, route: Route, params: MultipartParameters) -> Any:
+    """What discord.py's `send_message` and `edit_message` send, except that a message with files (a
+    card DM's picture, the table's image) goes as one multipart body encoded once (bot/multipart.py)."""
+    if not params.files:
+        return await bot.http.request(route, json=params.payload)
+    body = multipart.encode(params.multipart or [])
+    if body is None:  # a part the encoder leaves to discord.py
+        return await bot.http.request(route, files=params.files, form=params.multipart)
+    return await bot.http.request(route, data=body)

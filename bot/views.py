@@ -35,7 +35,6 @@ __all__ = [
     "PREFIX",
     "Components",
     "Target",
-    "action_custom_id",
     "amount_modal",
     "custom_id",
     "discard_view",
@@ -77,10 +76,6 @@ class Target:
 
 def custom_id(table_id: int, hand: int, what: str) -> str:
     return f"{PREFIX}{table_id}:{hand}:{what}"
-
-
-def action_custom_id(kind: ActionKind, *, table_id: int, hand: int) -> str:
-    return custom_id(table_id, hand, f"a:{kind.value}")
 
 
 def parse_target(template: str, text: str) -> Target | None:

@@ -10,6 +10,7 @@ without BEGIN and COMMIT and refuses a second statement, or a write, on both bac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from pathlib import Path
 
@@ -119,3 +120,26 @@ async def test_batch_returns_each_statement_row_count(storage: Storage) -> None:
     assert counts == [2, 0, 1]
     row = await storage.table(table_id)
     assert row.seats == {ALICE: 100, BOB: 100} and row.message_id is None
+
+
+async def test_sqlite_transaction_cancelled_at_any_step_is_rolled_back(tmp_path: Path) -> None:
+    """The statement-by-statement `transaction()` (the move to PostgreSQL reads through it): a task
+    cancelled while its BEGIN, its UPDATE or its COMMIT is on the way leaves no transaction open."""
+    async with await Storage.open(tmp_path / "poker.sqlite3") as storage:
+        table_id = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", {}, state_of({}))
+        backend = storage._backend
+
+        async def write() -> None:
+            async with backend.transaction(write=True) as conn:
+                await conn.execute("UPDATE poker_tables SET message_id = 7 WHERE id = ?", (table_id,))
+
+        for steps in range(8):  # cancel after 0, 1, 2... turns of the event loop
+            task = asyncio.create_task(write())
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            await storage.set_table_message(table_id, steps)  # the next transaction runs
+            assert await _message_of(storage, table_id) == steps
+        assert await storage.check() == []
