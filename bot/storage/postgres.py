@@ -11,12 +11,13 @@ chips twice:
 * reads (`check`, the leaderboard, the history...) run READ ONLY at REPEATABLE READ: one snapshot;
 * a process that shards the tables holds a session advisory lock per shard (`hold_shards`) for as
   long as it lives, and stamps its token on the tables it claims; PostgreSQL drops the advisory
-  locks of a dead process with its connection, so its shards can be claimed again.
+  locks of a dead process with its connection, so its shards can be claimed again (the server
+  probes that connection, `SHARD_KEEPALIVE`, so a machine that vanished loses them within a minute).
 
 A transaction costs the bot's process one round trip per statement plus BEGIN and COMMIT; the pool's
 default reset of a connection on release (one more query) is not run: no transaction here changes
-the session (no SET, LISTEN, cursor or session lock; the shard locks live on a connection kept apart
-and unlocked before it goes back, `close`).
+the session (no SET, LISTEN, cursor or session lock; the shard locks and their keepalive settings
+live on a connection kept apart, unlocked and reset before it goes back, `close`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,15 @@ MIGRATION_LOCK = 7_486_001
 SHARD_LOCK = 7_486_002
 POOL_MIN = 1
 POOL_MAX = 8
+SHARD_KEEPALIVE: dict[str, int] = {
+    "tcp_keepalives_idle": 30,
+    "tcp_keepalives_interval": 10,
+    "tcp_keepalives_count": 3,
+}
+"""How PostgreSQL probes the connection holding the shard locks: after 30 s of silence, every 10 s,
+dropped (with its locks) after 3 probes unanswered. A machine that vanishes without closing it frees
+its shards in about a minute instead of after the system's keepalive (two hours by default). Over a
+Unix socket PostgreSQL ignores them: that connection ends with its machine anyway."""
 
 T = TypeVar("T")
 PgConnection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -194,7 +204,11 @@ class PostgresBackend(Backend):
         process must use the same `shard_count`: the lock names a shard by its number alone.
         """
         if self._shard_conn is None:
-            self._shard_conn = await self.pool.acquire()
+            conn = await self.pool.acquire()
+            for name, seconds in SHARD_KEEPALIVE.items():
+                # Session settings of this connection only (set_config: no SQL built from text).
+                await conn.execute("SELECT set_config($1, $2, false)", name, str(seconds))
+            self._shard_conn = conn
         conn = self._shard_conn
         taken: list[int] = []
         for shard in sorted(set(shard_ids)):
@@ -210,8 +224,8 @@ class PostgresBackend(Backend):
         conn, self._shard_conn = self._shard_conn, None
         if conn is not None:
             try:
-                # Back to the pool without its shard locks (the pool's reset sends nothing).
-                await conn.execute("SELECT pg_advisory_unlock_all()")
+                # Back to the pool without its shard locks nor settings (the pool's reset sends nothing).
+                await conn.execute("SELECT pg_advisory_unlock_all(); RESET ALL")
                 await self.pool.release(conn)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 # The connection died already, and its locks with it; do not wait for it.

@@ -11,6 +11,8 @@ import contextlib
 import json
 import math
 import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,6 +31,7 @@ SIDE_KEYS = {
     "p50_ms",
     "p99_ms",
     "rest_per_interaction",
+    "cpu_ms_per_rest_call",
 }
 
 
@@ -38,6 +41,30 @@ def test_cpu_seconds_reads_this_process_from_proc() -> None:
     while time.process_time() < deadline:
         pass
     assert bench_capacity.cpu_seconds(os.getpid()) > before
+
+
+def test_cpu_seconds_of_another_process_is_its_own_cpu_clock_to_well_under_a_tick() -> None:
+    # A child that burns 0.3 s of CPU, then sleeps: read from here, its clock agrees with what it
+    # reads itself (printed on its stdout), far closer than /proc's 10 ms ticks could say.
+    code = (
+        "import sys, time\n"
+        "end = time.process_time() + 0.3\n"
+        "while time.process_time() < end: pass\n"
+        "print(time.process_time(), flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        own = float(child.stdout.readline())
+        seen = bench_capacity.cpu_seconds(child.pid)
+        assert own <= seen < own + 0.005
+    finally:
+        if child.stdin is not None:
+            child.stdin.close()
+        child.wait(timeout=10)
 
 
 def test_postgres_without_a_url_nor_a_server_is_reported_not_available(
@@ -68,14 +95,16 @@ def test_two_tables_and_one_ramp_step_give_positive_figures_for_both_processes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "capacity.json"
-    args = ["--tables", "2", "--think-ms", "100", "--seconds", "3"]
+    args = ["--tables", "2", "--think-ms", "100", "--seconds", "2", "--rounds", "2"]
     args += ["--ramp-rates", "30", "--ramp-seconds", "2", "--json", str(out)]
     code = bench_capacity.main(args)
     printed = capsys.readouterr().out
     report = json.loads(out.read_text(encoding="utf-8"))
     assert code == 0, report["problems"]
     assert report["problems"] == []
-    assert len(report["rows"]) == 1 and len(report["ramp"]) == 1
+    # Two rounds of the row (bot, null, bot, null) and the ramp step, each window with its null window.
+    assert [(w["label"], w["round"]) for w in report["rows"]] == [("2 tavoli", 1), ("2 tavoli", 2)]
+    assert len(report["ramp"]) == 1
     for window in report["rows"] + report["ramp"]:
         assert window["tables"] == 2
         assert set(window["bot"]) == set(window["null"]) == SIDE_KEYS
@@ -92,10 +121,18 @@ def test_two_tables_and_one_ramp_step_give_positive_figures_for_both_processes(
     windows = report["rows"] + report["ramp"]
     pooled = sum(w["bot"]["cpu_s"] for w in windows) / sum(w["null"]["cpu_s"] for w in windows)
     assert report["pooled_ratio"] == pytest.approx(pooled, rel=0.05)  # cpu_s is rounded to ms
+    rows = report["rows"]
+    row = sum(w["bot"]["cpu_s"] for w in rows) / sum(w["null"]["cpu_s"] for w in rows)
+    assert report["row_ratios"]["2 tavoli"] == pytest.approx(row, rel=0.05)
     assert "rapporto bot/null su tutte le finestre insieme" in printed
+    calls = {side: sum(w[side]["cpu_s"] for w in windows) for side in ("bot", "null")}
+    for side in ("bot", "null"):
+        rest = sum(w[side]["rest_per_interaction"] * w[side]["interactions"] for w in windows)
+        assert report["cpu_ms_per_rest_call"][side] == pytest.approx(1000 * calls[side] / rest, rel=0.05)
+    assert "per chiamata REST, su tutte le finestre" in printed
     per_core = report["tables_per_core"]
     assert per_core["by_cpu"] > 0 and per_core["null_by_cpu"] > 0
-    assert "rapporto bot/null a 2 tavoli" in printed
+    assert "rapporto bot/null a 2 tavoli (2 giri insieme" in printed
     assert "carico a fine corsa" in printed
 
 

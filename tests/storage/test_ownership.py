@@ -105,3 +105,22 @@ async def test_a_closed_process_releases_its_shards(db: Database) -> None:
         assert await second.claim_tables([0, 1], 2) == [table]
         await second.buy_in(table, ALICE, 10)
         assert await second.check() == []
+
+
+async def test_the_shard_locks_connection_is_probed_so_a_vanished_machine_frees_them(db: Database) -> None:
+    # PostgreSQL only: there a machine that vanishes without closing its connection keeps its shard
+    # locks until the server notices; the bot asks the server to probe that connection's socket.
+    if db.dialect != "postgresql":
+        pytest.skip("SQLite runs in one process: no shard locks")
+    from bot.storage.postgres import SHARD_KEEPALIVE, PostgresBackend
+
+    async with await Storage.open(db.target) as store:
+        await store.claim_tables([0], 2)
+        backend = store._backend
+        assert isinstance(backend, PostgresBackend) and backend._shard_conn is not None
+        for name, seconds in SHARD_KEEPALIVE.items():
+            shown = await backend._shard_conn.fetchval(f"SHOW {name}")
+            assert shown == str(seconds), (name, shown)
+        # The pool's other connections keep the server's defaults.
+        async with backend.pool.acquire() as other:
+            assert await other.fetchval("SHOW tcp_keepalives_idle") != "30"
