@@ -44,6 +44,11 @@ INVALID_SHARD = (
     "Discord rifiuta gli shard richiesti: SHARD_IDS deve contenere numeri da 0 a SHARD_COUNT-1, "
     "con lo stesso SHARD_COUNT in ogni processo del bot."
 )
+SHARDS_LOST = (
+    "The database connection holding this process's shard locks ended (PostgreSQL restarted, or the "
+    "network dropped it): another process may take these shards now, so this one stops; restart it "
+    "to claim them again"
+)
 # Gateway close codes that no reconnection can fix: the shard settings must change.
 SHARD_CLOSE_CODES = {4010: INVALID_SHARD, 4011: SHARDING_REQUIRED}
 
@@ -95,11 +100,19 @@ async def run(settings: Settings) -> int:
         settle_memory()
         connection = asyncio.create_task(bot.connect(), name="discord-connect")
         stopping = asyncio.create_task(stop.wait(), name="stop-signal")
-        await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        stopping.cancel()
+        waits = {connection, stopping}
+        lost = bot.storage.shards_lost
+        if lost is not None:
+            waits.add(asyncio.create_task(lost.wait(), name="shards-lost"))
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for task in waits - {connection}:
+            task.cancel()
         if stop.is_set():
             log.info("Stop requested: closing")
             return EXIT_OK
+        if lost is not None and lost.is_set():
+            log.error(SHARDS_LOST)
+            return EXIT_FAILURE
         failure = connection.exception()
         if isinstance(failure, discord.LoginFailure):
             print(INVALID_TOKEN, file=sys.stderr)

@@ -142,12 +142,20 @@ class PokerBot(commands.Bot):
         On PostgreSQL the bot always claims, one shard of one when it is not sharded, so that a second
         process started by mistake on the same database is refused at start-up and a bot that ran
         sharded before takes its tables back. A SQLite file serves one process (SHARD_IDS must name
-        every shard): there is nothing to claim, and its tables keep no owner.
+        every shard): the process locks the file (a second one is refused), there is nothing to
+        claim, and its tables keep no owner.
         """
         count = self.settings.shard_count
         shards = self.settings.shards()
         selection = self.shard_selection()
         if self.storage.dialect != "postgresql":
+            try:
+                await self.storage.hold_database()
+            except ShardBusy as exc:
+                raise StartupError(
+                    f"{exc} Ferma l'altro processo, oppure usa PostgreSQL (DATABASE_URL) "
+                    "per averne più d'uno."
+                ) from exc
             return selection
         claim = (shards, count) if count is not None else ((0,), 1)
         try:

@@ -9,19 +9,21 @@ chips twice:
   then reads seats and hands: a write transaction runs at READ COMMITTED, so after the lock every
   statement sees all that the previous holder committed;
 * reads (`check`, the leaderboard, the history...) run READ ONLY at REPEATABLE READ: one snapshot;
-* a process that shards the tables holds a session advisory lock per shard (`hold_shards`) for as
-  long as it lives, and stamps its token on the tables it claims; PostgreSQL drops the advisory
-  locks of a dead process with its connection, so its shards can be claimed again (the server
-  probes that connection, `SHARD_KEEPALIVE`, so a machine that vanished loses them within a minute).
+* a process that shards the tables holds a session advisory lock per shard (`hold_shards`), and one
+  on its shard count, for as long as it lives, and stamps its token on the tables it claims;
+  PostgreSQL drops the advisory locks of a dead process with its connection, so its shards can be
+  claimed again (the server probes every connection, `SESSION_SETTINGS`, so a machine that vanished
+  loses them within a minute); a process whose lock connection ends is told (`shards_lost`).
 
 A transaction costs the bot's process one round trip per statement plus BEGIN and COMMIT; the pool's
 default reset of a connection on release (one more query) is not run: no transaction here changes
-the session (no SET, LISTEN, cursor or session lock; the shard locks and their keepalive settings
-live on a connection kept apart, unlocked and reset before it goes back, `close`).
+the session (no SET, LISTEN, cursor or session lock; the shard locks live on a connection kept apart,
+unlocked before it goes back, `close`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
@@ -38,20 +40,27 @@ from bot.storage.sql import Backend, Body, Conn, Row, Statement
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
 
 # Advisory lock keys, fixed for this application: one for migrations (a transaction lock, so two
-# processes starting together never apply a migration twice), one namespace for shards.
+# processes starting together never apply a migration twice), one namespace for shards, one for the
+# shard count every process runs with (shared), and one that makes taking them one step at a time.
 MIGRATION_LOCK = 7_486_001
 SHARD_LOCK = 7_486_002
+SHARD_COUNT_LOCK = 7_486_003
+SHARD_START_LOCK = 7_486_004
 POOL_MIN = 1
 POOL_MAX = 8
-SHARD_KEEPALIVE: dict[str, int] = {
-    "tcp_keepalives_idle": 30,
-    "tcp_keepalives_interval": 10,
-    "tcp_keepalives_count": 3,
+SESSION_SETTINGS: dict[str, str] = {
+    "tcp_keepalives_idle": "30",
+    "tcp_keepalives_interval": "10",
+    "tcp_keepalives_count": "3",
+    "idle_in_transaction_session_timeout": "60000",
 }
-"""How PostgreSQL probes the connection holding the shard locks: after 30 s of silence, every 10 s,
-dropped (with its locks) after 3 probes unanswered. A machine that vanishes without closing it frees
-its shards in about a minute instead of after the system's keepalive (two hours by default). Over a
-Unix socket PostgreSQL ignores them: that connection ends with its machine anyway."""
+"""Every connection's session settings, for a bot machine that vanishes without closing them.
+PostgreSQL probes each connection after 30 s of silence, every 10 s, and drops it after 3 probes
+unanswered: the shard locks of a vanished process are free in about a minute instead of after the
+system's keepalive (two hours by default). A connection that stops inside a transaction for a minute
+is ended, so the row locks it held (a table's, `Conn.lock_table`) never stall the process that takes
+its shards over; no transaction of the bot waits on anything but the database. Over a Unix socket
+PostgreSQL ignores the keepalives: that connection ends with its machine anyway."""
 
 T = TypeVar("T")
 PgConnection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -167,16 +176,20 @@ async def migrate(conn: PgConnection, migrations: list[Migration] | None = None)
 
 class PostgresBackend(Backend):
     dialect = "postgresql"
+    shards_lost: asyncio.Event
 
     def __init__(self, pool: asyncpg.Pool, schema_version: int) -> None:
         self.pool = pool
         self.schema_version = schema_version
+        self.shards_lost = asyncio.Event()
         self._shard_conn: asyncpg.pool.PoolConnectionProxy | None = None
 
     @classmethod
     async def open(cls, url: str) -> PostgresBackend:
         """Create the pool and apply pending migrations."""
-        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX, reset=_keep_session)
+        pool = await asyncpg.create_pool(
+            url, min_size=POOL_MIN, max_size=POOL_MAX, reset=_keep_session, server_settings=SESSION_SETTINGS
+        )
         try:
             async with pool.acquire() as conn:
                 version = await migrate(conn)
@@ -200,32 +213,59 @@ class PostgresBackend(Backend):
     async def hold_shards(self, shard_ids: Collection[int], shard_count: int) -> None:
         """Take one advisory lock per shard on a connection kept for the life of this process.
 
-        Refused (`ShardBusy`, nothing taken) when another live process holds one of them. Every
-        process must use the same `shard_count`: the lock names a shard by its number alone.
+        Refused (`ShardBusy`, nothing taken) when another live process holds one of them, or runs
+        with another `shard_count`: a shard's lock names it by its number, which means the same
+        servers only under the same count, so every process also holds the count it runs with
+        (shared) and a process with another count is refused. The checks and the locks are taken
+        under one transaction lock, so two processes starting together cannot both pass them.
+        If the connection ends while the process runs (the server restarted, the network dropped
+        it), the locks are gone with it: `shards_lost` is set, and the process must stop.
         """
         if self._shard_conn is None:
-            conn = await self.pool.acquire()
-            for name, seconds in SHARD_KEEPALIVE.items():
-                # Session settings of this connection only (set_config: no SQL built from text).
-                await conn.execute("SELECT set_config($1, $2, false)", name, str(seconds))
-            self._shard_conn = conn
+            self._shard_conn = await self.pool.acquire()
+            self._shard_conn.add_termination_listener(self._lost)
         conn = self._shard_conn
-        taken: list[int] = []
-        for shard in sorted(set(shard_ids)):
-            if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK, shard):
-                for got in taken:
-                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", SHARD_LOCK, got)
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", SHARD_START_LOCK)
+            other = await conn.fetchval(
+                "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                " AND classid = $1 AND objsubid = 2 AND objid::bigint <> $2 LIMIT 1",
+                SHARD_COUNT_LOCK,
+                shard_count,
+            )
+            if other is not None:
                 raise ShardBusy(
-                    f"Lo shard {shard} di {shard_count} è già gestito da un altro processo del bot."
+                    f"Un altro processo del bot usa questo database con SHARD_COUNT={other}, "
+                    f"non {shard_count}."
                 )
-            taken.append(shard)
+            # Session locks: kept after this transaction ends, until released or the session ends.
+            await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", SHARD_COUNT_LOCK, shard_count)
+            taken: list[int] = []
+            for shard in sorted(set(shard_ids)):
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK, shard):
+                    for got in taken:
+                        await conn.execute("SELECT pg_advisory_unlock($1, $2)", SHARD_LOCK, got)
+                    await conn.execute(
+                        "SELECT pg_advisory_unlock_shared($1, $2)", SHARD_COUNT_LOCK, shard_count
+                    )
+                    raise ShardBusy(
+                        f"Lo shard {shard} di {shard_count} è già gestito da un altro processo del bot."
+                    )
+                taken.append(shard)
+
+    def _lost(self, conn: object) -> None:
+        """The shard locks' connection ended while it was ours: another process may take the shards."""
+        if self._shard_conn is not None:
+            self.shards_lost.set()
 
     async def close(self) -> None:
         conn, self._shard_conn = self._shard_conn, None
         if conn is not None:
             try:
-                # Back to the pool without its shard locks nor settings (the pool's reset sends nothing).
-                await conn.execute("SELECT pg_advisory_unlock_all(); RESET ALL")
+                conn.remove_termination_listener(self._lost)
+                # Back to the pool without its shard locks (the pool's reset sends nothing).
+                await conn.execute("SELECT pg_advisory_unlock_all()")
                 await self.pool.release(conn)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 # The connection died already, and its locks with it; do not wait for it.

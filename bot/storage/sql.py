@@ -16,6 +16,7 @@ statements keeps it); `Conn.batch` sends independent writes together (one statem
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -107,6 +108,14 @@ class Backend(ABC):
 
         A single SQLite file is meant for one process: there is nothing to hold.
         """
+
+    async def hold_database(self) -> None:  # noqa: B027
+        """Keep every other bot process off this database while this one runs (SQLite only: on
+        PostgreSQL processes share the database and `hold_shards` splits it)."""
+
+    shards_lost: asyncio.Event | None = None
+    """Set when the shards held stopped being held while the process runs (PostgreSQL: the
+    connection holding their locks ended); None where nothing is held across processes."""
 
     async def run(self, body: Body[T], *, write: bool) -> T:
         """`body` as one transaction (`transaction`); what it returns.

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
 import aiosqlite
 
 from bot.storage.db import connect, migrate
+from bot.storage.errors import ShardBusy
 from bot.storage.sql import Backend, Body, Conn, Row
 
 __all__ = ["SqliteBackend", "SqliteConn", "ThreadConn"]
@@ -96,21 +98,41 @@ def _to_the_end(work: Awaitable[T]) -> T:
 class SqliteBackend(Backend):
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection, schema_version: int) -> None:
+    def __init__(self, conn: aiosqlite.Connection, schema_version: int, path: Path | None = None) -> None:
         self.conn = conn
         self.schema_version = schema_version
+        self.path = path
         self._lock = asyncio.Lock()
         self._wrapped = SqliteConn(conn)
+        self._held: IO[bytes] | None = None
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteBackend:
         """Connect (creating the parent folder), switch to WAL and apply pending migrations."""
         conn = await connect(path)
         try:
-            return cls(conn, await migrate(conn))
+            return cls(conn, await migrate(conn), None if str(path) == ":memory:" else Path(path))
         except BaseException:
             await conn.close()
             raise
+
+    async def hold_database(self) -> None:
+        """An exclusive lock on ``<file>.lock`` for the life of this backend: a second bot process on
+        the same file would cancel the first one's running hands at its start-up (`recover`) and
+        then play the same tables. The operating system drops the lock with the process, kill -9
+        included, so a crashed bot never keeps its successor out."""
+        if self.path is None or self._held is not None:
+            return
+        held = open(self.path.with_name(self.path.name + ".lock"), "ab")  # noqa: SIM115 (kept open)
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            held.close()
+            raise ShardBusy(
+                f"Un altro processo del bot usa già il file {self.path.name}: "
+                "con SQLite il bot gira in un processo solo."
+            ) from None
+        self._held = held
 
     @asynccontextmanager
     async def transaction(self, *, write: bool) -> AsyncIterator[Conn]:
@@ -177,3 +199,6 @@ class SqliteBackend(Backend):
     async def close(self) -> None:
         async with self._lock:
             await self.conn.close()
+        held, self._held = self._held, None
+        if held is not None:
+            held.close()  # and with it the lock

@@ -14,6 +14,7 @@ without BEGIN and COMMIT (`Backend.read_once`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import sqlite3
@@ -450,6 +451,20 @@ class Storage:
         await self._backend.hold_shards(shards[0], shard_count)
         self._owner = self.owner_token
         return await self._run(lambda conn: tables.claim_tables(conn, shards=shards, token=self.owner_token))
+
+    async def hold_database(self) -> None:
+        """Keep other bot processes off a SQLite file while this one runs (`ShardBusy` if one is
+        there already); nothing on PostgreSQL, where processes share the database by shards
+        (`claim_tables`). The bot calls it at start-up; tools and tests that open a file beside a
+        running bot (backups, `check`) do not."""
+        await self._backend.hold_database()
+
+    @property
+    def shards_lost(self) -> asyncio.Event | None:
+        """Set when the shards `claim_tables` holds stopped being held while the process runs: on
+        PostgreSQL, the connection that held their locks ended, so another process may take them.
+        The process must then stop (a restart claims them again). None on SQLite (nothing held)."""
+        return self._backend.shards_lost
 
     async def recover(
         self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None

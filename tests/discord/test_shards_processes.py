@@ -24,7 +24,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.__main__ import INVALID_SHARD, SHARDING_REQUIRED
+from bot.__main__ import INVALID_SHARD, SHARDING_REQUIRED, SHARDS_LOST
 from bot.client import PokerBot
 from bot.config import Settings
 from bot.errors import StartupError
@@ -398,3 +398,66 @@ async def test_discord_refusing_the_shards_stops_the_bot_with_one_sentence(
         assert await bot.exit_code() == 2, bot.log
     assert sentence in bot.log
     assert bot.errors() == [], bot.log
+
+
+async def test_a_bot_whose_shard_locks_connection_ends_stops_so_a_restart_claims_them_again(
+    fake_discord: FakeDiscord, database_url: str, tmp_path: Path
+) -> None:
+    """PostgreSQL restarted or the network dropped the connection holding the shard locks: another
+    process may take the shards now, so the bot stops with a failure status (a supervisor restarts it)
+    instead of serving tables it no longer holds."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(REPO),
+        "DISCORD_TOKEN": TOKEN,
+        "DEV_GUILD_ID": str(fake_discord.guild_id),
+        "DATABASE_URL": database_url,
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+    }
+    bot = BotProcess(0, env, tmp_path / "bot")
+    bot.env["SHARD_COUNT"] = "1"
+    async with bots(bot):
+        await bot.start()
+        await bot.wait_log("Connected as")
+        admin = await asyncpg.connect(database_url)
+        try:
+            ended = await admin.fetchval(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_locks"
+                " WHERE locktype = 'advisory' AND classid = $1 AND granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                SHARD_LOCK,
+            )
+        finally:
+            await admin.close()
+        assert ended == 1
+        assert await bot.exit_code() == 1, bot.log
+    assert SHARDS_LOST in bot.log
+
+
+async def test_a_second_bot_on_a_sqlite_file_is_refused_and_a_kill_frees_the_file(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(REPO),
+        "DISCORD_TOKEN": TOKEN,
+        "DEV_GUILD_ID": str(fake_discord.guild_id),
+        "DATABASE_PATH": str(tmp_path / "poker.sqlite3"),
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+    }
+    first, second, third = (BotProcess(0, env, tmp_path / f"bot-{n}") for n in (1, 2, 3))
+    for bot in (first, second, third):
+        del bot.env["SHARD_COUNT"], bot.env["SHARD_IDS"]
+    async with bots(first, second, third):
+        await first.start()
+        await first.wait_log("Connected as")
+        await second.start()
+        assert await second.exit_code() == 2, second.log
+        assert "Un altro processo del bot usa già il file poker.sqlite3" in second.log
+        assert "Traceback" not in second.log
+        await first.kill()  # kill -9: the operating system drops the lock with the process
+        await third.start()
+        await third.wait_log("Connected as")
+        assert await third.stop() == 0

@@ -107,20 +107,140 @@ async def test_a_closed_process_releases_its_shards(db: Database) -> None:
         assert await second.check() == []
 
 
-async def test_the_shard_locks_connection_is_probed_so_a_vanished_machine_frees_them(db: Database) -> None:
-    # PostgreSQL only: there a machine that vanishes without closing its connection keeps its shard
-    # locks until the server notices; the bot asks the server to probe that connection's socket.
+def _postgres_only(db: Database) -> None:
     if db.dialect != "postgresql":
         pytest.skip("SQLite runs in one process: no shard locks")
-    from bot.storage.postgres import SHARD_KEEPALIVE, PostgresBackend
+
+
+async def test_every_connection_is_probed_so_a_vanished_machine_frees_its_shards(db: Database) -> None:
+    # A machine that vanishes without closing its connections keeps their locks until PostgreSQL
+    # notices: the bot asks the server to probe each of its connections' sockets.
+    _postgres_only(db)
+    from bot.storage.postgres import SESSION_SETTINGS, PostgresBackend
 
     async with await Storage.open(db.target) as store:
         await store.claim_tables([0], 2)
         backend = store._backend
         assert isinstance(backend, PostgresBackend) and backend._shard_conn is not None
-        for name, seconds in SHARD_KEEPALIVE.items():
-            shown = await backend._shard_conn.fetchval(f"SHOW {name}")
-            assert shown == str(seconds), (name, shown)
-        # The pool's other connections keep the server's defaults.
         async with backend.pool.acquire() as other:
-            assert await other.fetchval("SHOW tcp_keepalives_idle") != "30"
+            for conn in (backend._shard_conn, other):
+                for name in ("tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count"):
+                    assert await conn.fetchval(f"SHOW {name}") == SESSION_SETTINGS[name]
+                assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"
+
+
+async def test_a_connection_stalled_inside_a_transaction_is_ended_and_frees_its_row_lock(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The process that takes over a vanished process's shards must not wait on a row lock that a
+    # dead transaction holds: PostgreSQL ends a session idle inside a transaction (a minute in the
+    # bot; a fifth of a second here).
+    _postgres_only(db)
+    import asyncpg
+
+    from bot.storage import postgres
+
+    monkeypatch.setitem(postgres.SESSION_SETTINGS, "idle_in_transaction_session_timeout", "200")
+    async with await Storage.open(db.target) as first, await Storage.open(db.target) as second:
+        table = await _table(first, GUILD_ON_0, 1, seated=False)
+        # A connection with the sessions settings of the bot's pool (the test above: every one).
+        stalled = await asyncpg.connect(db.target, server_settings=postgres.SESSION_SETTINGS)
+        try:
+            await stalled.transaction().start()
+            await stalled.execute("SELECT id FROM poker_tables WHERE id = $1 FOR UPDATE", table)
+            # The row is locked; the session now does nothing, as a machine that vanished would.
+            assert await asyncio.wait_for(second.claim_tables([0], 2), 10) == [table]
+            for _ in range(500):  # the server ended it: the client sees its connection closed
+                if stalled.is_closed():
+                    break
+                await asyncio.sleep(0.01)
+            assert stalled.is_closed()
+        finally:
+            stalled.terminate()
+
+
+async def test_a_process_with_another_shard_count_is_refused(db: Database) -> None:
+    # A shard's lock names it by number, which names the same servers only under the same count:
+    # shard 0 of 1 (an unsharded bot) is every server, shard 1 of 2 half of them.
+    _postgres_only(db)
+    async with await Storage.open(db.target) as sharded:
+        await sharded.claim_tables([1], 2)
+        async with await Storage.open(db.target) as plain:
+            with pytest.raises(ShardBusy, match="SHARD_COUNT=2, non 1"):
+                await plain.claim_tables([0], 1)
+            # Refused with nothing taken: the same count still works for the other shard.
+            async with await Storage.open(db.target) as other_half:
+                await other_half.claim_tables([0], 2)
+    async with await Storage.open(db.target) as plain:
+        await plain.claim_tables([0], 1)  # the sharded processes are gone: another count is fine
+
+
+async def test_processes_starting_together_with_two_counts_never_both_pass(db: Database) -> None:
+    _postgres_only(db)
+    for _ in range(5):
+        stores = [await Storage.open(db.target) for _ in range(2)]
+        try:
+            outcomes = await asyncio.gather(
+                stores[0].claim_tables([0], 1), stores[1].claim_tables([1], 2), return_exceptions=True
+            )
+            refused = [o for o in outcomes if isinstance(o, ShardBusy)]
+            assert len(refused) == 1, outcomes
+        finally:
+            for store in stores:
+                await store.close()
+
+
+async def test_a_process_is_told_when_the_connection_holding_its_shards_ends(db: Database) -> None:
+    _postgres_only(db)
+    import asyncpg
+
+    async with await Storage.open(db.target) as store:
+        await store.claim_tables([0], 2)
+        lost = store.shards_lost
+        assert lost is not None and not lost.is_set()
+        admin = await asyncpg.connect(db.target)
+        try:
+            from bot.storage.postgres import SHARD_LOCK
+
+            ended = await admin.fetchval(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_locks"
+                " WHERE locktype = 'advisory' AND classid = $1 AND granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                SHARD_LOCK,
+            )
+        finally:
+            await admin.close()
+        assert ended == 1
+        await asyncio.wait_for(lost.wait(), 10)
+
+
+async def test_closing_a_process_does_not_report_its_shards_lost(db: Database) -> None:
+    _postgres_only(db)
+    store = await Storage.open(db.target)
+    await store.claim_tables([0], 2)
+    lost = store.shards_lost
+    await store.close()
+    assert lost is not None and not lost.is_set()
+
+
+async def test_sqlite_holds_no_shards_and_never_loses_them(db: Database) -> None:
+    if db.dialect != "sqlite":
+        pytest.skip("PostgreSQL holds shard locks")
+    async with await Storage.open(db.target) as store:
+        assert store.shards_lost is None
+
+
+async def test_a_sqlite_file_serves_one_bot_process_at_a_time(db: Database) -> None:
+    # A second bot on the file would cancel the first one's running hands at its start-up and then
+    # play the same tables; readers beside the bot (a backup, the ledger's proof) are not bots.
+    if db.dialect != "sqlite":
+        pytest.skip("on PostgreSQL processes share the database by shards")
+    async with await Storage.open(db.target) as first:
+        await first.hold_database()
+        await first.hold_database()  # holding it again is harmless
+        async with await Storage.open(db.target) as second:
+            with pytest.raises(ShardBusy, match="con SQLite il bot gira in un processo solo"):
+                await second.hold_database()
+            assert await second.check() == []
+    async with await Storage.open(db.target) as after:
+        await after.hold_database()  # the first one closed: the file is free
