@@ -13,6 +13,7 @@ __all__ = [
     "AlreadySeated",
     "BonusDisabled",
     "BonusNotReady",
+    "DatabaseBusy",
     "HandInProgress",
     "HandNotRunning",
     "InsufficientChips",
@@ -99,6 +100,11 @@ class LedgerMismatch(StorageError):
 class TableNotOwned(StorageError):
     """Another bot process owns this table (several processes share the database): refused so that
     two processes never play, finish or pay out the same table."""
+
+
+class DatabaseBusy(StorageError):
+    """PostgreSQL aborted the transaction to break a lock cycle or a serialization conflict with
+    another one: nothing was written, and the same request may simply be tried again."""
 
 
 class ShardBusy(StorageError):

@@ -24,6 +24,7 @@ __all__ = [
     "check",
     "claim_bonus",
     "credit",
+    "credit_all",
     "debit",
     "ensure_account",
     "fund_house",
@@ -194,6 +195,23 @@ async def credit(conn: Conn, guild_id: int, user_id: int, amount: int) -> None:
         raise UnknownPlayer("Questo giocatore non ha ancora un conto su questo server.")
 
 
+async def credit_all(conn: Conn, guild_id: int, amounts: Iterable[tuple[int, int]]) -> None:
+    """Credit several seats' chips, (user id, amount) each, to their holders' balances.
+
+    Every transaction that changes several balances goes through here, so each account is updated
+    once (a computer's chips all go to the house) and in one global order, ascending user id (the
+    account key within a server). On PostgreSQL each UPDATE locks its account's row until the commit:
+    two transactions crediting the same accounts in opposite orders (a table closing while a
+    tournament pays its prizes) would each wait for the other, and one would be aborted as a deadlock.
+    """
+    totals: dict[int, int] = {}
+    for user_id, amount in amounts:
+        if amount:
+            totals[holder(user_id)] = totals.get(holder(user_id), 0) + amount
+    for account in sorted(totals):
+        await credit(conn, guild_id, account, totals[account])
+
+
 async def claim_bonus(conn: Conn, guild_id: int, user_id: int, *, amount: int, now: datetime) -> int:
     """Credit the daily bonus if 24 hours have passed since the last one; return the new balance."""
     stamp = to_time(now)
@@ -233,10 +251,19 @@ async def fund_house(conn: Conn, guild_id: int, amount: int, *, starting_chips: 
     needs more than it holds, exactly the shortfall is issued to it as a top-up (reason 'bonus', one
     positive balance entry, like the daily bonus), so `check()` counts every chip the house ever got
     and no chip is issued that a computer does not take to a table.
+
+    The house's row is read with a row lock (PostgreSQL; SQLite's write transaction holds the whole
+    file): two computers buying in at once in one server must not both see the same balance, both
+    skip the top-up and leave the second debit short. The lock is held until the commit, so the
+    second buy-in reads the balance the first one left.
     """
     await ensure_account(conn, guild_id, HOUSE, starting_chips=starting_chips, now=now)
-    have = await balance_of(conn, guild_id, HOUSE)
-    assert have is not None
+    row = await conn.fetchone(
+        f"SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?{conn.for_update}", (guild_id, HOUSE)
+    )
+    if row is None:  # pragma: no cover - ensure_account has just opened it
+        raise UnknownPlayer("Il conto della casa non esiste su questo server.")
+    have = int(row[0])
     if have >= amount:
         return
     await credit(conn, guild_id, HOUSE, amount - have)

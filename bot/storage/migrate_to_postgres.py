@@ -3,12 +3,13 @@
     python -m bot.storage.migrate_to_postgres --sqlite data/poker.sqlite3 --postgres postgresql://...
 
 Stop the bot first. The SQLite file is brought to the current schema (as starting the bot would),
-proven by `check()`, then copied table by table into an empty PostgreSQL database (migrated by the
-same code the bot uses) in one transaction: the ledger keeps its ids and order, and the id sequences
-continue after the highest copied id. Before committing, every copied row is read back and compared
-with the source, `check()` must be clean on PostgreSQL too and the balances, seats and pots equal;
-any refusal rolls the whole copy back. A target that already holds any row is refused, so nothing
-is ever merged or overwritten.
+read in one snapshot that is proven by both checks (the ledger's and the tournaments', as
+`Storage.check` runs them) before it is copied, table by table, into an empty PostgreSQL database
+(migrated by the same code the bot uses) in one transaction: the ledger keeps its ids and order, and
+the id sequences continue after the highest copied id. Before committing, every copied row is read
+back and compared with the source, both checks must be clean on PostgreSQL too and the balances,
+seats and pots equal; any refusal rolls the whole copy back. A target that already holds any row is
+refused, so nothing is ever merged or overwritten.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage import ledger
+from bot.storage import ledger, tournaments
 from bot.storage.postgres import PostgresBackend, PostgresConn
+from bot.storage.sql import Conn
 from bot.storage.sqlite import SqliteBackend
 from bot.storage.storage import Storage, is_postgres_url
 
@@ -77,6 +79,11 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
         await source.close()
 
 
+async def _problems(conn: Conn) -> list[str]:
+    """What `Storage.check` finds, on the connection (and so the snapshot) given."""
+    return await ledger.check(conn, None) + await tournaments.check(conn, None)
+
+
 async def _copy(source: Storage, target: Storage) -> Summary:
     src, dst = source._backend, target._backend
     assert isinstance(src, SqliteBackend) and isinstance(dst, PostgresBackend)
@@ -84,10 +91,11 @@ async def _copy(source: Storage, target: Storage) -> Summary:
         raise MigrationRefused(
             f"schema versions differ: SQLite {src.schema_version}, PostgreSQL {dst.schema_version}"
         )
-    if problems := await source.check():
-        raise MigrationRefused("the SQLite ledger does not prove itself: " + "; ".join(problems))
     copied: dict[str, tuple[list[str], list[tuple[object, ...]]]] = {}
     async with src.transaction(write=False) as conn:  # one snapshot of the whole file
+        # Proven in the snapshot that is copied: a write after the proof cannot slip into the copy.
+        if problems := await _problems(conn):
+            raise MigrationRefused("the SQLite ledger does not prove itself: " + "; ".join(problems))
         for table, order in TABLES.items():
             columns = [str(r[1]) for r in await conn.fetch(f"PRAGMA table_info({table})")]
             rows = await conn.fetch(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
@@ -113,7 +121,7 @@ async def _copy(source: Storage, target: Storage) -> Summary:
             if [tuple(r) for r in back] != rows:
                 raise MigrationRefused(f"table {table} did not read back as it was written")
         copy = PostgresConn(pg)
-        if problems := await ledger.check(copy, None):
+        if problems := await _problems(copy):
             raise MigrationRefused("the copy does not prove itself on PostgreSQL: " + "; ".join(problems))
         [target_totals] = await copy.fetch(_TOTALS)
         if target_totals != source_totals:

@@ -34,7 +34,7 @@ from typing import Literal, TypeVar
 import asyncpg
 
 from bot.storage.db import Migration, load_migrations, pending
-from bot.storage.errors import ShardBusy
+from bot.storage.errors import DatabaseBusy, ShardBusy
 from bot.storage.sql import Backend, Body, Conn, Row, Statement
 
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
@@ -174,6 +174,9 @@ async def migrate(conn: PgConnection, migrations: list[Migration] | None = None)
     return todo[-1].version if todo else version
 
 
+_BUSY = "Il database era occupato da un'altra operazione: non è cambiato nulla, riprova."
+
+
 class PostgresBackend(Backend):
     dialect = "postgresql"
     shards_lost: asyncio.Event
@@ -200,11 +203,16 @@ class PostgresBackend(Backend):
 
     @asynccontextmanager
     async def transaction(self, *, write: bool) -> AsyncIterator[Conn]:
+        """A deadlock or a serialization failure (the transaction was rolled back, nothing written)
+        comes out as `DatabaseBusy`, a `StorageError` the caller may retry like any refusal."""
         isolation: Literal["read_committed", "repeatable_read"] = (
             "read_committed" if write else "repeatable_read"
         )
-        async with self.pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=not write):
-            yield PostgresConn(conn)
+        try:
+            async with self.pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=not write):
+                yield PostgresConn(conn)
+        except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
+            raise DatabaseBusy(_BUSY) from exc
 
     async def read_once(self, body: Body[T]) -> T:
         async with self.pool.acquire() as conn:

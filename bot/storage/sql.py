@@ -42,8 +42,9 @@ class Conn(ABC):
     """'sqlite' or 'postgresql'."""
 
     for_update = ""
-    """Appended to a SELECT of one table's row to lock it against writers in other processes
-    (`lock_table` in the same statement): `` FOR UPDATE`` on PostgreSQL, nothing on SQLite."""
+    """Appended to a SELECT of one row to lock it against other writers until the commit (for a
+    table's row, `lock_table` in the same statement; also the house account's, `ledger.fund_house`):
+    `` FOR UPDATE`` on PostgreSQL, nothing on SQLite (its write transaction holds the whole file)."""
 
     @abstractmethod
     async def fetch(self, sql: str, args: Sequence[object] = ()) -> list[Row]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -29,9 +30,11 @@ import asyncpg
 from bot.storage import ledger, player_settings, stats, tables, tournaments
 from bot.storage.errors import (
     BonusDisabled,
+    DatabaseBusy,
     HandNotRunning,
     InvalidAmount,
     LedgerMismatch,
+    StorageError,
     TableNotFound,
     TableNotOwned,
 )
@@ -50,6 +53,11 @@ from bot.storage.sql import Backend, Body, Conn
 from bot.storage.sqlite import SqliteBackend
 
 __all__ = ["DATABASE_ERRORS", "MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_postgres_url"]
+
+log = logging.getLogger(__name__)
+
+RECOVER_ATTEMPTS = 3
+"""How many times `recover` tries a table whose transaction PostgreSQL aborted (`DatabaseBusy`)."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 # What opening a database may raise when the file or the server cannot be used (not a bug).
@@ -473,14 +481,31 @@ class Storage:
 
         Call once at start-up, before rebuilding the engine tables from `open_tables()`; a sharded
         process passes its shards (after `claim_tables`) so that it never cancels the running hand
-        of another live process. Each table is its own transaction, so one damaged table cannot keep
-        the others from recovering; a hand that another process recovered meanwhile, or a table
-        another process owns, is skipped.
+        of another live process. Returns the tables whose hand was cancelled.
+
+        Each table is its own transaction, so one damaged table cannot keep the others from
+        recovering: a hand that another process recovered meanwhile, or a table another process owns,
+        is skipped quietly; a table that cannot be recovered (its chips do not match the ledger, an
+        account is missing...: any other `StorageError`) is rolled back, logged as an error with its
+        id and skipped, its hand left running for an operator to look at. A transaction PostgreSQL
+        aborted as a deadlock (`DatabaseBusy`) is tried again first.
         """
         shards = _shards(shard_ids, shard_count)
         pending = await self._run(partial(tables.running_hands, shards=shards), write=False)
         recovered: list[int] = []
         for table_id, hand_id in pending:
+            try:
+                await self._recover_table(table_id, hand_id)
+            except (HandNotRunning, TableNotFound, TableNotOwned):
+                continue  # recovered or closed by another process meanwhile, or not ours
+            except StorageError as exc:
+                log.error("Table %s: its interrupted hand %s cannot be cancelled: %s", table_id, hand_id, exc)
+                continue
+            recovered.append(table_id)
+        return recovered
+
+    async def _recover_table(self, table_id: int, hand_id: int) -> None:
+        for attempt in range(1, RECOVER_ATTEMPTS + 1):
             try:
                 await self._run(
                     partial(
@@ -491,10 +516,10 @@ class Storage:
                         now=self._now(),
                     )
                 )
-            except (HandNotRunning, TableNotFound, TableNotOwned):
-                continue  # recovered or closed by another process meanwhile, or not ours
-            recovered.append(table_id)
-        return recovered
+                return
+            except DatabaseBusy:
+                if attempt == RECOVER_ATTEMPTS:
+                    raise
 
     # Replays and statistics ------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from bot.storage.ledger import (
     HOUSE,
     Entry,
     credit,
+    credit_all,
     debit,
     ensure_account,
     fund_house,
@@ -499,8 +500,8 @@ async def close_table(
     entries.append(Entry("pot", -db_pot, table_id=table_id))
     for user_id, amount in sorted(payouts.items()):
         if amount:
-            await credit(conn, guild_id, holder(user_id), amount)
             entries.append(Entry("balance", amount, user_id=holder(user_id)))
+    await credit_all(conn, guild_id, payouts.items())
     await conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
     await conn.execute(
         "UPDATE poker_tables SET status = 'closed', pot = 0, closed_at = ? WHERE id = ? AND status = 'open'",
@@ -540,13 +541,14 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     start_pot, start_state = int(row[0]), str(row[1])
     _, seats, snapshot, released = await _seats_and_hand(conn, table_id, hand_id)
     entries: list[Entry] = []
+    paid: list[tuple[int, int]] = []  # credited together at the end, in the accounts' order (`credit_all`)
     for user_id, start in sorted(snapshot.items()):
         if user_id in released:
             rest = seats.get(user_id)
             if rest is None:
                 continue
             await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-            await credit(conn, guild_id, holder(user_id), rest)
+            paid.append((user_id, rest))
             entries.append(Entry("seat", -rest, user_id=user_id, table_id=table_id))
             entries.append(Entry("balance", rest, user_id=holder(user_id)))
             continue
@@ -562,13 +564,17 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
     for user_id, stack in sorted(seats.items()):
         if user_id not in snapshot:
             await conn.execute("DELETE FROM seats WHERE table_id = ? AND user_id = ?", (table_id, user_id))
-            await credit(conn, guild_id, holder(user_id), stack)
+            paid.append((user_id, stack))
             entries.append(Entry("seat", -stack, user_id=user_id, table_id=table_id))
             entries.append(Entry("balance", stack, user_id=holder(user_id)))
     if db_pot != start_pot:
         await _set_pot(conn, table_id, db_pot, start_pot)
         entries.append(Entry("pot", start_pot - db_pot, table_id=table_id))
-    # `record` refuses a refund that would create or destroy chips; the transaction then rolls back.
+    if sum(e.amount for e in entries) != 0:
+        # The seats, the pot or the snapshot were changed behind the ledger's back: restoring the
+        # snapshot would create or destroy chips. Refused (rolled back); `Storage.recover` skips it.
+        raise _mismatch("la mano interrotta non si può annullare senza creare o distruggere fiches")
+    await credit_all(conn, guild_id, paid)
     await record(
         conn, guild_id=guild_id, reason="refund", table_id=table_id, hand_id=hand_id, entries=entries, now=now
     )

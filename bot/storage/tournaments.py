@@ -26,7 +26,16 @@ from typing import Any
 
 from bot.storage import tables
 from bot.storage.errors import LedgerMismatch, StorageError, TableAlreadyOpen
-from bot.storage.ledger import Entry, credit, debit, ensure_account, fund_house, holder, is_computer, record
+from bot.storage.ledger import (
+    Entry,
+    credit_all,
+    debit,
+    ensure_account,
+    fund_house,
+    holder,
+    is_computer,
+    record,
+)
 from bot.storage.sql import Conn
 
 __all__ = [
@@ -214,9 +223,7 @@ async def _refund(conn: Conn, t: TournamentRow, refunds: Mapping[int, int], now:
     total = sum(refunds.values())
     if total > t.pool or any(v < 0 for v in refunds.values()):
         raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può restituirne {total}.")
-    for user_id, amount in refunds.items():
-        if amount:
-            await credit(conn, t.guild_id, holder(user_id), amount)
+    await credit_all(conn, t.guild_id, refunds.items())
     await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
     await record(
         conn,
@@ -304,8 +311,7 @@ async def finish(
     if changed != 1:  # pragma: no cover - the pool table's lock serialises writers
         return False
     paid = {u: a for u, a in prizes.items() if a}
-    for user_id, amount in paid.items():
-        await credit(conn, t.guild_id, holder(user_id), amount)
+    await credit_all(conn, t.guild_id, paid.items())
     if t.pool:
         await tables._set_pot(conn, t.pool_table_id, t.pool, 0)
     await record(

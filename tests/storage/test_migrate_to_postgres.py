@@ -3,12 +3,21 @@ whole (ids, ledger order, balances, tables, the running hand) and the bot carrie
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.storage import HandPlayer, Storage
-from bot.storage.migrate_to_postgres import TABLES
+from bot.storage.migrate_to_postgres import TABLES, main
+from bot.storage.sqlite import SqliteBackend
+from engine.tournament import Tournament, TournamentConfig
 from tests.storage.conftest import (
     ADMIN,
     ALICE,
@@ -130,3 +139,43 @@ async def test_a_ledger_that_does_not_prove_itself_is_not_copied(
     async with await Storage.open(pg.target) as store:
         assert await store.open_tables() == []
     assert await pg.query("SELECT COUNT(*) FROM movements") == [(0,)]
+
+
+async def test_tournament_data_changed_after_the_proof_is_not_copied(
+    tmp_path: Path,
+    pg: Database,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The source is proven in the very snapshot that is copied, by the tournaments' check as well as
+    the ledger's: a write that slips in before the copy (a bot still running) and leaves a pool that
+    no longer matches its entrants is refused, with the reason, and nothing reaches PostgreSQL."""
+    source = tmp_path / "poker.sqlite3"
+    t = Tournament(TournamentConfig.default("texas", buy_in=100, max_players=3))
+    async with await Storage.open(source, clock=clock) as store:
+        row = await store.create_tournament(GUILD, 9, ALICE, "texas", dict(t.config.to_dict()), _state(t))
+        for user in (ALICE, BOB):
+            t.register(user)
+            await store.register_tournament(row.id, user, 100, _state(t))
+        assert await store.check() == []
+    emptied = json.dumps(_state(Tournament(t.config)))  # the state lists no entrant: the pool holds 200
+    real = SqliteBackend.transaction
+
+    def transaction(self: SqliteBackend, *, write: bool) -> Any:
+        if not write:  # the snapshot is about to be read: another writer gets there first
+            with contextlib.closing(sqlite3.connect(source)) as other, other:
+                other.execute("UPDATE tournaments SET state = ? WHERE id = ?", (emptied, row.id))
+        return real(self, write=write)
+
+    monkeypatch.setattr(SqliteBackend, "transaction", transaction)
+    code = await asyncio.to_thread(main, ["--sqlite", str(source), "--postgres", pg.target])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "does not prove itself" in err and f"tournament {row.id}: pool 200" in err, err
+    assert await pg.query("SELECT COUNT(*) FROM tournaments") == [(0,)]
+    assert await pg.query("SELECT COUNT(*) FROM movements") == [(0,)]
+
+
+def _state(t: Tournament) -> dict[str, Any]:
+    return {"tournament": dict(t.to_dict()), "table": None}

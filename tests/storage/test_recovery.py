@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import signal
@@ -9,6 +10,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from bot.storage import Storage
 from bot.storage.db import load_migrations
@@ -171,3 +174,37 @@ async def test_sigkill_inside_a_transaction_applies_none_of_it(db: Database) -> 
         assert await store.balance(GUILD, 77) == STARTING
         assert await store.check() == []
         assert [h.hand_id for h in (await store.history(GUILD, ALICE)).hands] == [hand]
+
+
+async def test_a_damaged_table_is_logged_and_skipped_and_the_others_recover(
+    db: Database, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One table's seat was changed behind the ledger's back while its hand ran: cancelling that
+    hand would create chips, so its recovery is refused (rolled back), logged with the table's id,
+    and the next table's interrupted hand is still cancelled."""
+    async with await Storage.open(db.target, starting_chips=STARTING, clock=clock) as store:
+        tables, hands = [], []
+        for channel in (CHANNEL, CHANNEL + 1):
+            table = await store.create_table(GUILD, channel, ALICE, "texas", {}, state_of({}))
+            await store.buy_in(table, ALICE, 300)
+            await store.buy_in(table, BOB, 200)
+            hands.append(await store.begin_hand(table, {ALICE: 300, BOB: 200}, 0, state_of({ALICE: 300})))
+            tables.append(table)
+    damaged, healthy = tables  # the damaged one comes first: it must not stop the other
+    await db.execute("UPDATE seats SET stack = stack + 5 WHERE table_id = ? AND user_id = ?", damaged, BOB)
+    damaged_before = await db.query("SELECT user_id, stack FROM seats WHERE table_id = ? ORDER BY 1", damaged)
+
+    async with await Storage.open(db.target, starting_chips=STARTING, clock=clock) as store:
+        with caplog.at_level(logging.ERROR, logger="bot.storage.storage"):
+            assert await store.recover() == [healthy]
+        [logged] = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert f"Table {damaged}:" in logged.getMessage() and str(hands[0]) in logged.getMessage()
+        rows = {row.id: row for row in await store.open_tables()}
+        assert (rows[healthy].running_hand_id, rows[healthy].last_hand_status) == (None, "cancelled")
+        assert rows[damaged].running_hand_id == hands[0], "left as it was, for an operator to look at"
+        assert (
+            await db.query("SELECT user_id, stack FROM seats WHERE table_id = ? ORDER BY 1", damaged)
+            == damaged_before
+        )
+        problems = await store.check()
+        assert problems and all(f"table {healthy}" not in p for p in problems)
