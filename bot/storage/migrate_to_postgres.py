@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.storage import ledger, tournaments
+from bot.storage.errors import ShardBusy
 from bot.storage.postgres import PostgresBackend, PostgresConn
 from bot.storage.sql import Conn
 from bot.storage.sqlite import SqliteBackend
@@ -70,6 +71,11 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
         raise MigrationRefused(f"no SQLite database at {sqlite_path}")
     source = await Storage.open(sqlite_path)
     try:
+        try:
+            # The bot must be stopped: what it wrote after the copy would be lost with the file.
+            await source.hold_database()
+        except ShardBusy as exc:
+            raise MigrationRefused(f"a bot is running on {sqlite_path}: stop it first") from exc
         target = await Storage.open(url)
         try:
             return await _copy(source, target)

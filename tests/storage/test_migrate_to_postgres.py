@@ -126,6 +126,22 @@ async def test_a_missing_file_or_a_wrong_target_is_refused(tmp_path: Path, pg: D
     assert wrong.returncode == 1 and "postgresql://" in wrong.stderr
 
 
+async def test_a_file_a_bot_is_running_on_is_not_copied(
+    tmp_path: Path, pg: Database, clock: FakeClock
+) -> None:
+    # What the bot wrote after the copy would stay behind in the file: it must be stopped first.
+    source = tmp_path / "poker.sqlite3"
+    await played(source, clock)
+    async with await Storage.open(source, clock=clock) as bot:
+        await bot.hold_database()  # what a running bot holds (bot/client.py)
+        done = run("--sqlite", str(source), "--postgres", pg.target)
+    assert done.returncode == 1 and "a bot is running on" in done.stderr, done.stderr
+    # Refused before the target was touched; once the bot stopped the copy goes through (on an
+    # empty target only: nothing had been written).
+    later = run("--sqlite", str(source), "--postgres", pg.target)
+    assert later.returncode == 0, later.stderr
+
+
 async def test_a_ledger_that_does_not_prove_itself_is_not_copied(
     tmp_path: Path, pg: Database, clock: FakeClock
 ) -> None:
