@@ -31,7 +31,7 @@ from bot.errors import StartupError
 from bot.storage import Storage, TableRow
 from bot.storage.postgres import SHARD_LOCK
 from fakediscord import ControlClient, FakeDiscord, point_discord_py_at, start_client
-from tests.storage.pg_server import PostgresServer
+from tests.storage.pg_server import PostgresServer, end_sessions_holding
 
 REPO = Path(__file__).resolve().parents[2]
 START = 1000
@@ -138,6 +138,19 @@ class BotProcess:
 
     def errors(self) -> list[str]:
         return [line for line in self.lines if " ERROR " in line or "Traceback" in line]
+
+
+def in_process_fake_env(fake: FakeDiscord, **database: str) -> dict[str, str]:
+    """A bot process's environment against the test's own fake Discord, with its database setting."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(REPO),
+        "DISCORD_TOKEN": TOKEN,
+        "DEV_GUILD_ID": str(fake.guild_id),
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        **database,
+    }
 
 
 @contextlib.asynccontextmanager
@@ -376,15 +389,7 @@ async def test_discord_refusing_the_shards_stops_the_bot_with_one_sentence(
 ) -> None:
     """4011 "sharding required" (too many servers for the shards) and 4010 "invalid shard": no
     reconnection helps, the host must change SHARD_COUNT / SHARD_IDS."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(REPO),
-        "DISCORD_TOKEN": TOKEN,
-        "DEV_GUILD_ID": str(fake_discord.guild_id),
-        "DATABASE_PATH": str(tmp_path / "poker.sqlite3"),
-        "DISCORD_API_BASE": fake_discord.api_base,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-    }
+    env = in_process_fake_env(fake_discord, DATABASE_PATH=str(tmp_path / "poker.sqlite3"))
     bot = BotProcess(0, env, tmp_path / "bot")
     if not shards:
         del bot.env["SHARD_COUNT"], bot.env["SHARD_IDS"]
@@ -406,31 +411,13 @@ async def test_a_bot_whose_shard_locks_connection_ends_stops_so_a_restart_claims
     """PostgreSQL restarted or the network dropped the connection holding the shard locks: another
     process may take the shards now, so the bot stops with a failure status (a supervisor restarts it)
     instead of serving tables it no longer holds."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(REPO),
-        "DISCORD_TOKEN": TOKEN,
-        "DEV_GUILD_ID": str(fake_discord.guild_id),
-        "DATABASE_URL": database_url,
-        "DISCORD_API_BASE": fake_discord.api_base,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-    }
+    env = in_process_fake_env(fake_discord, DATABASE_URL=database_url)
     bot = BotProcess(0, env, tmp_path / "bot")
     bot.env["SHARD_COUNT"] = "1"
     async with bots(bot):
         await bot.start()
         await bot.wait_log("Connected as")
-        admin = await asyncpg.connect(database_url)
-        try:
-            ended = await admin.fetchval(
-                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_locks"
-                " WHERE locktype = 'advisory' AND classid = $1 AND granted"
-                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                SHARD_LOCK,
-            )
-        finally:
-            await admin.close()
-        assert ended == 1
+        assert await end_sessions_holding(database_url, SHARD_LOCK) == 1
         assert await bot.exit_code() == 1, bot.log
     assert SHARDS_LOST in bot.log
 
@@ -438,15 +425,7 @@ async def test_a_bot_whose_shard_locks_connection_ends_stops_so_a_restart_claims
 async def test_a_second_bot_on_a_sqlite_file_is_refused_and_a_kill_frees_the_file(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONPATH": str(REPO),
-        "DISCORD_TOKEN": TOKEN,
-        "DEV_GUILD_ID": str(fake_discord.guild_id),
-        "DATABASE_PATH": str(tmp_path / "poker.sqlite3"),
-        "DISCORD_API_BASE": fake_discord.api_base,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-    }
+    env = in_process_fake_env(fake_discord, DATABASE_PATH=str(tmp_path / "poker.sqlite3"))
     first, second, third = (BotProcess(0, env, tmp_path / f"bot-{n}") for n in (1, 2, 3))
     for bot in (first, second, third):
         del bot.env["SHARD_COUNT"], bot.env["SHARD_IDS"]

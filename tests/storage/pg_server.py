@@ -125,3 +125,21 @@ class PostgresServer:
                 self._run("pg_ctl", "-D", str(self.data), "-w", "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+async def end_sessions_holding(url: str, lock_key: int) -> int:
+    """Terminate the server sessions holding advisory locks under `lock_key` in the database of
+    `url` (PostgreSQL restarting, or a network cut, as their process sees it); how many ended."""
+    import asyncpg
+
+    admin = await asyncpg.connect(url)
+    try:
+        ended: int = await admin.fetchval(
+            "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_locks"
+            " WHERE locktype = 'advisory' AND classid = $1 AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            lock_key,
+        )
+    finally:
+        await admin.close()
+    return ended

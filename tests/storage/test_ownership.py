@@ -14,6 +14,7 @@ import pytest
 
 from bot.storage import HandNotRunning, ShardBusy, Storage, TableNotOwned
 from tests.storage.conftest import ALICE, BOB, STARTING, Database, state_of
+from tests.storage.pg_server import end_sessions_holding
 
 # Discord puts a guild on shard (guild_id >> 22) % shard_count.
 # Named by the shard they land on with two shards.
@@ -192,25 +193,13 @@ async def test_processes_starting_together_with_two_counts_never_both_pass(db: D
 
 async def test_a_process_is_told_when_the_connection_holding_its_shards_ends(db: Database) -> None:
     _postgres_only(db)
-    import asyncpg
-
     async with await Storage.open(db.target) as store:
         await store.claim_tables([0], 2)
         lost = store.shards_lost
         assert lost is not None and not lost.is_set()
-        admin = await asyncpg.connect(db.target)
-        try:
-            from bot.storage.postgres import SHARD_LOCK
+        from bot.storage.postgres import SHARD_LOCK
 
-            ended = await admin.fetchval(
-                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_locks"
-                " WHERE locktype = 'advisory' AND classid = $1 AND granted"
-                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-                SHARD_LOCK,
-            )
-        finally:
-            await admin.close()
-        assert ended == 1
+        assert await end_sessions_holding(db.target, SHARD_LOCK) == 1
         await asyncio.wait_for(lost.wait(), 10)
 
 
