@@ -232,6 +232,8 @@ async def seats(harness: Any, channel: str = "poker") -> dict[int, int]:
 
 # Two players (24 cards, 9 to A). Deal order bob, alice (alice deals first): bob holds the jacks.
 HEADS_UP = stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Qh Ks Kh Qd Jd")
+HEADS_UP_TEXAS = stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc")
+"""Texas, alice and bob: Ah Kh against Qs Qd, then the board 2h 7h 2s, 9c, 3h (burns between)."""
 # Deal order bob, carol, alice: alice holds the jacks.
 THREE = stacked(["8s 9d Tc Qs Ad", "8d 9c Th Kc Ac", "Jh Js 8c 9h Kd"], "Qh Ks Kh Qd Jd")
 
@@ -250,6 +252,17 @@ async def heads_up(harness: Any) -> tuple[Game, Any, Any]:
     await game.start(alice, HEADS_UP)
     assert game.table.to_act == bob.id, "heads-up: no buio question, bob speaks first"
     return game, alice, bob
+
+
+async def texas_heads_up(harness: Any, avviso: str) -> tuple[Game, Any, Any]:
+    """Alice and bob at a texas table with ``avviso``, the first hand dealt from `HEADS_UP_TEXAS`:
+    the game, the player to act first (the dealer, small blind) and the other one."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso=avviso)
+    await game.start(alice, HEADS_UP_TEXAS)
+    first = bob if game.table.to_act == bob.id else alice
+    return game, first, alice if first is bob else bob
 
 
 async def acknowledged_while_busy(

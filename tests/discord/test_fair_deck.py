@@ -23,7 +23,7 @@ from engine.cards import Card, format_cards, hand_order
 from engine.events import HandStarted
 from engine.fairness import PREFIX, deal_plan, verify
 from engine.history import replay
-from tests.discord.gioco_support import Game, stacked
+from tests.discord.gioco_support import HEADS_UP_TEXAS, Game
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGEST = re.compile(r"`([0-9a-f]{64})`")
@@ -166,7 +166,7 @@ async def test_a_hand_cancelled_by_a_restart_never_publishes_its_reveal(harness:
     nothing_reveals(harness, [alice, bob])
     assert "fairness" not in (stored_record_or_none(harness) or {})
     # A stacked deck (tests only) is dealt as given: no impronta to show.
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    await game.start(alice, HEADS_UP_TEXAS)
     assert "Impronta del mazzo" not in game.message.text()
     game.finish()
 

@@ -15,10 +15,9 @@ from engine.cards import format_cards, hand_order, parse_cards
 from engine.events import HandShown
 from engine.history import replay
 from fakediscord.model import FakeMessage
-from tests.discord.gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, stacked, texas_heads_up
 from tests.pictures.test_pictures import _cards_on_row, _open
 
-HEADS_UP_TEXAS = stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc")
 BOARD = parse_cards("7h 2s 9c 4d Kc")
 
 
@@ -83,18 +82,13 @@ async def test_after_the_draw_the_dm_shows_the_new_hand(harness: Any) -> None:
 
 
 async def test_the_texas_board_is_a_picture_uploaded_only_when_it_changes(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="off")
-    await game.start(alice, HEADS_UP_TEXAS)
-    [hole] = [picture_of(dm, HAND_FILE) for dm in harness.dms(bob)]
+    game, first, second = await texas_heads_up(harness, avviso="off")
+    [hole] = [picture_of(dm, HAND_FILE) for dm in harness.dms(harness.user("bob"))]
     assert cards_in(hole) == 2
     message = game.message
     assert message.attachments == [] and "image" not in message.embeds[0], "no board before the flop"
-    first = users[game.table.to_act]
     await game.say(first, "vedo")
-    second = users[game.table.to_act]
+    assert game.table.to_act == second.id
     await game.say(second, "paròl")
     for dealt in (3, 4, 5):
         await harness.settle()
@@ -110,12 +104,9 @@ async def test_the_texas_board_is_a_picture_uploaded_only_when_it_changes(harnes
 
 
 async def test_the_showdown_shows_the_hands_with_names(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="off")
-    await game.start(alice, HEADS_UP_TEXAS)
-    await game.say(users[game.table.to_act], "vedo")
+    game, first, second = await texas_heads_up(harness, avviso="off")
+    users = {first.id: first, second.id: second}
+    await game.say(first, "vedo")
     for word in ("paròl",) * 7:
         await game.say(users[game.table.to_act], word)
     assert not game.table.hand_running
@@ -143,13 +134,9 @@ async def test_the_showdown_shows_the_hands_with_names(harness: Any) -> None:
 
 
 async def test_a_restart_takes_the_cancelled_hands_board_off_the_message(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="off")
-    await game.start(alice, HEADS_UP_TEXAS)
-    await game.say(users[game.table.to_act], "vedo")
-    await game.say(users[game.table.to_act], "paròl")
+    game, first, second = await texas_heads_up(harness, avviso="off")
+    await game.say(first, "vedo")
+    await game.say(second, "paròl")
     await harness.settle()
     message = game.message
     assert picture_of(message, BOARD_FILE) == board_png(BOARD[:3])

@@ -10,7 +10,7 @@ import pytest
 from bot import computers
 from bot.turn_calls import BAD_PING
 from fakediscord.model import FakeMessage
-from tests.discord.gioco_support import Game, stacked
+from tests.discord.gioco_support import HEADS_UP_TEXAS, Game, stacked, texas_heads_up
 from tests.discord.test_computers import live_of, open_with_computers, quick
 
 
@@ -44,11 +44,7 @@ def assert_only_pings(call: FakeMessage, user: Any) -> None:
 
 
 async def test_the_player_to_act_is_called_after_the_grace_period_not_before(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="15")
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
-    first = bob if game.table.to_act == bob.id else alice
+    game, first, _ = await texas_heads_up(harness, "15")
     game.clock.advance(14)
     await harness.settle()
     assert calls(harness) == [], "no call before the grace period"
@@ -73,7 +69,7 @@ async def test_the_player_to_act_is_called_after_the_grace_period_not_before(har
     [
         ("italiana", stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Th Jd Qh Kh Ac")),
         ("32carte", stacked(["7s 8d 9c Qs Jd", "7d 8h 9h Js Kc"], "As Ah Ad")),
-        ("texas", stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc")),
+        ("texas", HEADS_UP_TEXAS),
     ],
 )
 async def test_avviso_zero_calls_at_once_and_the_call_follows_the_turn(
@@ -102,12 +98,7 @@ async def test_avviso_zero_calls_at_once_and_the_call_follows_the_turn(
 
 
 async def test_a_timeout_and_the_end_of_the_hand_take_the_call_away(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="0")
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
-    first = users[game.table.to_act]
+    game, first, _ = await texas_heads_up(harness, "0")
     call = await called(harness, first)
     await game.expire()  # he does not answer in time (rules §5.5): folded, the hand ends heads-up
     await harness.fake.wait_for(lambda: call.deleted, "the call to go at the timeout")
@@ -116,10 +107,7 @@ async def test_a_timeout_and_the_end_of_the_hand_take_the_call_away(harness: Any
 
 
 async def test_avviso_off_never_calls(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="off")
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
+    game, _, _ = await texas_heads_up(harness, "off")
     game.clock.advance(59)
     await harness.settle()
     assert every_call(harness) == []
@@ -133,13 +121,7 @@ async def test_a_bad_avviso_is_refused_privately(harness: Any) -> None:
 
 
 async def test_avvisi_turns_a_players_calls_off_and_on(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="0")
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
-    first = users[game.table.to_act]
-    second = alice if first is bob else bob
+    game, first, second = await texas_heads_up(harness, "0")
     call = await called(harness, first)
     off = await harness.slash(first, "avvisi", stato="off")
     assert off.ephemeral and "Avvisi spenti" in off.content and off.message.notified == []
@@ -162,12 +144,7 @@ async def test_avvisi_turns_a_players_calls_off_and_on(harness: Any) -> None:
 
 
 async def test_a_refusal_out_of_turn_pings_nobody(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="off")
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
-    waiting = alice if users[game.table.to_act] is bob else bob
+    game, _, waiting = await texas_heads_up(harness, "off")
     refused = await harness.slash(waiting, "vedo")
     assert refused.ephemeral and f"<@{game.table.to_act}>" in refused.content
     assert refused.message.notified == []
@@ -175,12 +152,8 @@ async def test_a_refusal_out_of_turn_pings_nobody(harness: Any) -> None:
 
 
 async def test_a_restart_takes_the_call_away(harness: Any) -> None:
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], avviso="0")
-    await game.start(alice, stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc"))
-    call = await called(harness, users[game.table.to_act])
+    game, first, _ = await texas_heads_up(harness, "0")
+    call = await called(harness, first)
     await harness.restart()
     assert call.deleted and call.deleted_by == "bot"
     game.finish()

@@ -42,6 +42,39 @@ def act(
     return table.act(Action(player, kind, amount, parse_cards(cards) if cards else ()))
 
 
+def to_parol(table: Table) -> list[Event]:
+    """Four players of poker tradizionale, the hand just dealt: 2 declines the buio and passes,
+    3 opens for the minimum (10), 4 and 1 pass, 2 calls, both stand pat and both say paròl: the
+    pot is carried to the next hand (rules §2.7). The events of the last paròl."""
+    act(table, 2, K.PASSO)  # declines the buio
+    act(table, 2, K.PASSO)
+    act(table, 3, K.APRO, 10)
+    act(table, 4, K.PASSO)
+    act(table, 1, K.PASSO)
+    act(table, 2, K.VEDO)
+    act(table, 2, K.SERVITO)
+    act(table, 3, K.SERVITO)
+    act(table, 3, K.PAROL)
+    return act(table, 2, K.PAROL)
+
+
+def five_at_the_draw(hands: Sequence[str], seed: int) -> Table:
+    """Five players of poker tradizionale on 32 cards (7 left in the stock), dealt ``hands``: 2
+    declines the buio and opens for 10, 3 and 4 call, 5 and 1 fold; 2 is to change his cards.
+    ``seed`` drives the table's generator (the order of a reshuffled stock)."""
+    table = Table(TableOptions(mazzo="32"), rng=random.Random(seed))  # type: ignore[arg-type]
+    for player in range(1, 6):
+        table.sit(player, 1000)
+    table.start_hand(deck=stacked(hands))
+    act(table, 2, K.PASSO)  # no buio
+    act(table, 2, K.APRO, 10)
+    act(table, 3, K.VEDO)
+    act(table, 4, K.VEDO)
+    act(table, 5, K.PASSO)
+    act(table, 1, K.PASSO)
+    return table
+
+
 def of_type(events: Sequence[Event], cls: type) -> list[Any]:
     return [e for e in events if isinstance(e, cls)]
 

@@ -5,34 +5,17 @@ Seats as in ``table_helpers``: player 1 deals the first hand, the deal starts at
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from engine.cards import Card, deck, parse_cards
 from engine.events import CardBurnt, CardsDrawn, DiscardsReshuffled, Event
-from engine.options import TableOptions
-from engine.table import Table
-from tests.engine.table_helpers import K, act, of_type, stacked
+from tests.engine.table_helpers import K, act, five_at_the_draw, of_type
 
 # Five players, 32 cards: 7 left in the stock. Players 2 and 3 open and call, player 4 calls with
 # a hand to change; players 5 and 1 fold.
 HANDS = ["Jh Js 7c 8d 9s", "Th Ts 7d 8c 9c", "Qh 7h 8h 9d Kd", "Ad Kc Qc 8s 7s", "Ac Ks Qs Qd Td"]
 FOLDED = set(parse_cards(HANDS[3])) | set(parse_cards(HANDS[4]))
 STOCK = [c for c in deck(32) if not any(c in parse_cards(hand) for hand in HANDS)]
-
-
-def _to_the_draw(seed: int) -> Table:
-    table = Table(TableOptions(mazzo="32"), rng=random.Random(seed))  # type: ignore[arg-type]
-    for player in range(1, 6):
-        table.sit(player, 1000)
-    table.start_hand(deck=stacked(HANDS))
-    act(table, 2, K.PASSO)  # no buio
-    act(table, 2, K.APRO, 10)
-    act(table, 3, K.VEDO)
-    act(table, 4, K.VEDO)
-    act(table, 5, K.PASSO)
-    act(table, 1, K.PASSO)
-    return table
 
 
 def _drawn(events: Sequence[Event]) -> dict[int, CardsDrawn]:
@@ -45,7 +28,7 @@ def test_rule_2_6_discards_of_a_player_still_owed_cards_wait_for_him_to_be_serve
     # card, so their discards are not the new stock (it could deal them back their own cards):
     # the folded hands are. Everything after the stock is dealt from them, for every seed.
     for seed in range(25):
-        table = _to_the_draw(seed)
+        table = five_at_the_draw(HANDS, seed)
         act(table, 2, K.CAMBIO, cards="7c 8d 9s Jh")
         act(table, 3, K.CAMBIO, cards="7d 8c 9c Th")
         events = act(table, 4, K.CAMBIO, cards="7h 8h 9d")
@@ -66,7 +49,7 @@ def test_rule_2_6_discards_of_a_served_player_come_before_the_folded_hands() -> 
     # changes 2: the stock runs out on his second card, and the new stock is player 2's discards,
     # the only player who has drawn all his cards. Player 3's fourth card comes from them too.
     for seed in range(25):
-        table = _to_the_draw(seed)
+        table = five_at_the_draw(HANDS, seed)
         act(table, 2, K.CAMBIO, cards="7c 8d 9s")
         act(table, 3, K.CAMBIO, cards="7d 8c 9c Th")
         events = act(table, 4, K.CAMBIO, cards="7h 8h")

@@ -24,7 +24,7 @@ from engine.events import (
 )
 from engine.options import TableOptions
 from engine.table import Table
-from tests.engine.table_helpers import K, act, kinds, make_table, of_type, stacked
+from tests.engine.table_helpers import K, act, five_at_the_draw, kinds, make_table, of_type, stacked, to_parol
 
 
 def legal(table: Table) -> dict[K, tuple[int, int]]:
@@ -132,16 +132,7 @@ def test_rule_2_5_unmatched_blinds_may_only_call_after_contro_controbuio() -> No
 def test_rule_2_2_buio_is_not_offered_in_a_parol_hand() -> None:
     table = make_table(players=4)
     table.start_hand(deck=stacked(FIVE[:4]))
-    act(table, 2, K.PASSO)  # no buio
-    act(table, 2, K.PASSO)
-    act(table, 3, K.APRO, 10)
-    act(table, 4, K.PASSO)
-    act(table, 1, K.PASSO)
-    act(table, 2, K.VEDO)
-    act(table, 2, K.SERVITO)
-    act(table, 3, K.SERVITO)
-    act(table, 3, K.PAROL)
-    act(table, 2, K.PAROL)
+    to_parol(table)
     assert table.public_view().carried == 30
     table.start_hand(deck=stacked(FIVE[:4]))
     assert table.street is Street.APERTURA
@@ -440,16 +431,7 @@ def test_rule_2_4_at_level_q_jacks_do_not_open_and_queens_do() -> None:
 def test_rule_2_7_a_second_parol_in_a_row_raises_the_debts() -> None:
     table = make_table(players=4, cip=10, invito=10)
     table.start_hand(deck=stacked(FIVE[:4]))
-    act(table, 2, K.PASSO)  # no buio
-    act(table, 2, K.PASSO)
-    act(table, 3, K.APRO, 10)
-    act(table, 4, K.PASSO)
-    act(table, 1, K.PASSO)
-    act(table, 2, K.VEDO)
-    act(table, 2, K.SERVITO)
-    act(table, 3, K.SERVITO)
-    act(table, 3, K.PAROL)
-    act(table, 2, K.PAROL)  # carried 30; players 4 and 1 owe 10 each
+    to_parol(table)  # carried 30; players 4 and 1 owe 10 each
     # Dealer 2, order 3, 4, 1, 2; level K. Player 4 opens with kings for 20, player 1 calls.
     table.start_hand(deck=stacked(["Th Ts 7c 8d 9s", "Kh Ks 7d 8c Ac", "Qh 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"]))
     assert table.public_view().pot == 50
@@ -559,16 +541,7 @@ def test_rule_2_6_a_player_is_never_dealt_his_own_discards() -> None:
     # mostly his own discards. The discards belong to players who have already drawn, to serve the
     # players still waiting (rules §2.6, seed 000): never the waiting player's own cards.
     for seed in range(20):
-        table = Table(TableOptions(mazzo="32"), rng=random.Random(seed))  # type: ignore[arg-type]
-        for player in range(1, 6):
-            table.sit(player, 1000)
-        table.start_hand(deck=stacked(RESHUFFLE_HANDS))
-        act(table, 2, K.PASSO)  # no buio
-        act(table, 2, K.APRO, 10)
-        act(table, 3, K.VEDO)
-        act(table, 4, K.VEDO)
-        act(table, 5, K.PASSO)
-        act(table, 1, K.PASSO)
+        table = five_at_the_draw(RESHUFFLE_HANDS, seed)
         act(table, 2, K.CAMBIO, cards="7c 8d 9s Jh")
         act(table, 3, K.CAMBIO, cards="7d 8c 9c Th")
         events = act(table, 4, K.CAMBIO, cards="7h")

@@ -12,7 +12,6 @@ import pytest
 from engine.events import (
     ActionTaken,
     ChipsPosted,
-    Event,
     HandStarted,
     PlayerSatOut,
     PostKind,
@@ -39,7 +38,7 @@ from engine.tournament import (
     seat_entrants,
     step_away,
 )
-from tests.engine.table_helpers import K, act, of_type, stacked
+from tests.engine.table_helpers import K, act, of_type, stacked, to_parol
 
 # Poker tradizionale, four players, in deal order 2, 3, 4, 1 (player 1 deals the first hand).
 PLAIN = ["Th Ts 7c 8d 9s", "Jh Js 7d 8c Ac", "Qh 7h 8h 9c Kd", "Ad Kc Qc 8s 7s"]
@@ -58,20 +57,6 @@ def tournament(variant: Variant, players: int, stack: int, cip: int, ritmo: int 
         t.register(p)
     t.start()
     return t
-
-
-def to_parol(table: Table) -> list[Event]:
-    """Hand dealt from PLAIN: 3 opens for 10, 2 calls, both stand pat and check: a paròl pot."""
-    act(table, 2, K.PASSO)  # declines the buio
-    act(table, 2, K.PASSO)
-    act(table, 3, K.APRO, 10)
-    act(table, 4, K.PASSO)
-    act(table, 1, K.PASSO)
-    act(table, 2, K.VEDO)
-    act(table, 2, K.SERVITO)
-    act(table, 3, K.SERVITO)
-    act(table, 3, K.PAROL)
-    return act(table, 2, K.PAROL)
 
 
 def test_seat_entrants_in_the_drawn_order_at_level_one() -> None:
