@@ -44,11 +44,25 @@ RunClient = Callable[..., Awaitable[RunningClient]]
 @pytest.fixture
 async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     """A fresh fake on 127.0.0.1; ERROR logs from discord/bot/cogs and unimplemented routes fail the test."""
+    async for fake in _watched(monkeypatch, FakeDiscord()):
+        yield fake
+
+
+@pytest.fixture
+async def two_shards(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """A fake of two shards: "poker" in the first guild, "altro" in a guild on the other shard; the
+    same checks as `fake_discord`."""
+    fake = FakeDiscord(shards=2)
+    fake.add_guild("Altro circolo", channels=("altro",), shard=1 - fake.shard_of(fake.guild_id))
+    async for started in _watched(monkeypatch, fake):
+        yield started
+
+
+async def _watched(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord) -> AsyncIterator[FakeDiscord]:
     # Whoever points discord.py elsewhere during the test, the two class attributes are restored after it.
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     gateway = discord.gateway.DiscordWebSocket
     monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
-    fake = FakeDiscord()
     await fake.start()
     watch = ErrorWatch(fake)
     watch.install()

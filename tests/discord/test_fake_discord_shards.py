@@ -46,20 +46,10 @@ class ShardClient(discord.AutoShardedClient):
 
 
 @pytest.fixture
-async def sharded(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    """A fake of two shards whose second guild sits on the other shard than the first."""
-    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
-    gateway = discord.gateway.DiscordWebSocket
-    monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
-    fake = FakeDiscord(shards=2)
-    fake.add_guild("Altro circolo", channels=("altro",), shard=1 - fake.shard_of(fake.guild_id))
-    await fake.start()
-    point_discord_py_at(fake.api_base, fake.gateway_url)
-    try:
-        yield fake
-    finally:
-        await fake.stop()
-    assert fake.violations == [] and fake.unhandled == []
+def sharded(two_shards: FakeDiscord) -> FakeDiscord:
+    """The two-shard fake (conftest), with discord.py pointed at it for the bare clients here."""
+    point_discord_py_at(two_shards.api_base, two_shards.gateway_url)
+    return two_shards
 
 
 @contextlib.asynccontextmanager

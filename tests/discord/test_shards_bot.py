@@ -5,7 +5,6 @@ for a server of another shard (a shard that moved) is refused privately and chan
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,28 +14,8 @@ import pytest
 from bot.client import PokerBot, ShardedPokerBot, create_bot
 from bot.config import Settings
 from bot.tree import SERVED_ELSEWHERE
-from fakediscord import ErrorWatch, FakeDiscord, RunningClient, point_discord_py_at, start_client
+from fakediscord import FakeDiscord, RunningClient, point_discord_py_at, start_client
 from fakediscord.harness import DEFAULT_SETTINGS
-
-
-@pytest.fixture
-async def two_shards(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    """A fake of two shards: "poker" in the first guild, "altro" in a guild on the other shard."""
-    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
-    gateway = discord.gateway.DiscordWebSocket
-    monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
-    fake = FakeDiscord(shards=2)
-    fake.add_guild("Altro circolo", channels=("altro",), shard=1 - fake.shard_of(fake.guild_id))
-    await fake.start()
-    watch = ErrorWatch(fake)
-    watch.install()
-    try:
-        yield fake
-    finally:
-        watch.remove()
-        await fake.stop()
-    assert watch.check() is None
-    assert fake.violations == [] and fake.unhandled == []
 
 
 def sharded_settings(fake: FakeDiscord, tmp_path: Path, shard_ids: tuple[int, ...]) -> Settings:

@@ -17,7 +17,7 @@ import itertools
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,15 +39,6 @@ TOKEN = "fake-token"
 PLAYERS = ("alice", "bob")
 
 _databases = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def pg_server() -> Iterator[PostgresServer]:
-    server = PostgresServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

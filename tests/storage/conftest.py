@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -123,15 +123,6 @@ class Database:
         }
         result["version"] = [(await self.version(),)]
         return result
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PostgresServer]:
-    server = PostgresServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 _numbers = itertools.count(1)
