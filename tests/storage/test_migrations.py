@@ -25,6 +25,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0005_hand_players.sql": "e8a372f89764c2a00270687e27ad6d8773ada332b81a8f1bbee2b65ee526b125",
         "0006_computers.sql": "2f566b0b4a21a96b9d8822e8b11dcdbfe1dd61ede8fc508be771dd80a93da9d9",
         "0007_tournaments.sql": "2db1b4177b21c43ea567fc768553267debd3ab6e233c03f45ef499cf7a8237d5",
+        "0008_player_settings_again.sql": "581740c9caa54defbb3a273deaf0f5f5caaa3fa40d8dc0ac22e647828b31b5da",
     },
     "postgresql": {
         "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
@@ -34,6 +35,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0005_hand_players.sql": "47dd9046f4b9fe2697a704e05dd9020475215cfbb15b7e6b2f9934ee844f5953",
         "0006_computers.sql": "c05661f66377d7f700d3678629625724f51a6cff1e6876dc647e9db3e9029b75",
         "0007_tournaments.sql": "da5bbf2730ab4ee2af30c9a57b55db3136be1618e4756d7dd3155ea285aa0001",
+        "0008_player_settings_again.sql": "9e9ab6b41e81a7c6bd4996c04e75fe7634822ebfc2549512f3589c32a72c5bfc",
     },
 }
 TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}
@@ -156,6 +158,19 @@ async def test_several_pending_migrations_apply_in_order_in_one_go(db: Database)
     assert await _migrate_again(db, steps) == 3
     assert await _migrate_again(db, steps) == 3
     assert await db.query("SELECT y FROM b") == [(2,)]
+
+
+async def test_a_database_migrated_while_0004_was_a_placeholder_gets_player_settings(db: Database) -> None:
+    # Until the turn calls landed, 0004 was a placeholder (SELECT 1): a bot of then left its database
+    # at version 6 without player_settings, and later versions only apply what is above.
+    dialect: Dialect = "sqlite" if db.dialect == "sqlite" else "postgresql"
+    placeholder = Migration(4, "0004_reserved.sql", "SELECT 1;\n")
+    then = [placeholder if m.version == 4 else m for m in load_migrations(dialect) if m.version <= 6]
+    assert await _migrate_again(db, then) == 6
+    async with await Storage.open(db.target) as store:
+        assert await store.turn_calls(GUILD, ALICE) is True  # the default: no row
+        await store.set_turn_calls(GUILD, ALICE, False)
+        assert await store.turn_calls(GUILD, ALICE) is False
 
 
 async def test_a_database_newer_than_the_bot_is_refused(db: Database) -> None:
