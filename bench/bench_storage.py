@@ -17,7 +17,7 @@ worker thread included; the PostgreSQL server is another process and is not coun
 per floor transaction; rounds alternate hands and floor (order rotated each round) and the median
 round is reported. Counted, outside the timed rounds: statements per hand and round trips to the
 database (SQLite: hops to aiosqlite's thread; PostgreSQL: messages asyncpg waits an answer for,
-BEGIN, COMMIT and the pool's reset on release included).
+BEGIN and COMMIT included; the pool sends no reset on release).
 """
 
 from __future__ import annotations

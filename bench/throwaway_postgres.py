@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import asyncpg
-
 __all__ = ["Unavailable", "throwaway_database"]
 
 
@@ -30,11 +28,6 @@ async def throwaway_database(name: str = "bench") -> AsyncIterator[str]:
     except (ImportError, RuntimeError, OSError) as error:
         raise Unavailable(str(error)) from error
     try:
-        admin = await asyncpg.connect(server.url())
-        try:
-            await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
-        yield server.url(name)
+        yield await server.create_database(name)
     finally:
         server.stop()

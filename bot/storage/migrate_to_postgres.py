@@ -21,12 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage import ledger, tournaments
 from bot.storage.errors import ShardBusy
 from bot.storage.postgres import PostgresBackend, PostgresConn
-from bot.storage.sql import Conn
 from bot.storage.sqlite import SqliteBackend
-from bot.storage.storage import Storage, is_postgres_url
+from bot.storage.storage import Storage, is_postgres_url, proof
 
 __all__ = ["TABLES", "MigrationRefused", "Summary", "main", "migrate_to_postgres"]
 
@@ -85,11 +83,6 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
         await source.close()
 
 
-async def _problems(conn: Conn) -> list[str]:
-    """What `Storage.check` finds, on the connection (and so the snapshot) given."""
-    return await ledger.check(conn, None) + await tournaments.check(conn, None)
-
-
 async def _copy(source: Storage, target: Storage) -> Summary:
     src, dst = source._backend, target._backend
     assert isinstance(src, SqliteBackend) and isinstance(dst, PostgresBackend)
@@ -100,7 +93,7 @@ async def _copy(source: Storage, target: Storage) -> Summary:
     copied: dict[str, tuple[list[str], list[tuple[object, ...]]]] = {}
     async with src.transaction(write=False) as conn:  # one snapshot of the whole file
         # Proven in the snapshot that is copied: a write after the proof cannot slip into the copy.
-        if problems := await _problems(conn):
+        if problems := await proof(conn):
             raise MigrationRefused("the SQLite ledger does not prove itself: " + "; ".join(problems))
         for table, order in TABLES.items():
             columns = [str(r[1]) for r in await conn.fetch(f"PRAGMA table_info({table})")]
@@ -127,7 +120,7 @@ async def _copy(source: Storage, target: Storage) -> Summary:
             if [tuple(r) for r in back] != rows:
                 raise MigrationRefused(f"table {table} did not read back as it was written")
         copy = PostgresConn(pg)
-        if problems := await _problems(copy):
+        if problems := await proof(copy):
             raise MigrationRefused("the copy does not prove itself on PostgreSQL: " + "; ".join(problems))
         [target_totals] = await copy.fetch(_TOTALS)
         if target_totals != source_totals:

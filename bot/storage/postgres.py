@@ -175,6 +175,9 @@ async def migrate(conn: PgConnection, migrations: list[Migration] | None = None)
 
 
 _BUSY = "Il database era occupato da un'altra operazione: non è cambiato nulla, riprova."
+BUSY_ATTEMPTS = 3
+"""How many times `run` tries a transaction PostgreSQL aborted as a deadlock or a serialization
+failure before the caller gets `DatabaseBusy`."""
 
 
 class PostgresBackend(Backend):
@@ -213,6 +216,18 @@ class PostgresBackend(Backend):
                 yield PostgresConn(conn)
         except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
             raise DatabaseBusy(_BUSY) from exc
+
+    async def run(self, body: Body[T], *, write: bool) -> T:
+        """`body` as one transaction, tried again when PostgreSQL aborted it as a deadlock or a
+        serialization failure (nothing was written): every body is the storage's own function of its
+        connection and arguments, so running it again is running it once."""
+        for attempt in range(1, BUSY_ATTEMPTS + 1):
+            try:
+                return await super().run(body, write=write)
+            except DatabaseBusy:
+                if attempt == BUSY_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover - the last attempt returns or raises
 
     async def read_once(self, body: Body[T]) -> T:
         async with self.pool.acquire() as conn:

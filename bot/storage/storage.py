@@ -30,7 +30,6 @@ import asyncpg
 from bot.storage import ledger, player_settings, stats, tables, tournaments
 from bot.storage.errors import (
     BonusDisabled,
-    DatabaseBusy,
     HandNotRunning,
     InvalidAmount,
     LedgerMismatch,
@@ -56,8 +55,6 @@ __all__ = ["DATABASE_ERRORS", "MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_po
 
 log = logging.getLogger(__name__)
 
-RECOVER_ATTEMPTS = 3
-"""How many times `recover` tries a table whose transaction PostgreSQL aborted (`DatabaseBusy`)."""
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 # What opening a database may raise when the file or the server cannot be used (not a bug).
@@ -102,6 +99,12 @@ def _stacks(stacks: dict[int, int], pot: int) -> None:
     for value in (*stacks.values(), pot):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHIPS:
             raise LedgerMismatch("Le fiches del tavolo devono essere numeri interi non negativi.")
+
+
+async def proof(conn: Conn, guild_id: int | None = None) -> list[str]:
+    """What `Storage.check` finds, on the connection given (so in its snapshot): the ledger's proof
+    and the tournaments' pools; `migrate_to_postgres` runs it on both sides of a copy."""
+    return await ledger.check(conn, guild_id) + await tournaments.check(conn, guild_id)
 
 
 class Storage:
@@ -487,25 +490,13 @@ class Storage:
         recovering: a hand that another process recovered meanwhile, or a table another process owns,
         is skipped quietly; a table that cannot be recovered (its chips do not match the ledger, an
         account is missing...: any other `StorageError`) is rolled back, logged as an error with its
-        id and skipped, its hand left running for an operator to look at. A transaction PostgreSQL
-        aborted as a deadlock (`DatabaseBusy`) is tried again first.
+        id and skipped, its hand left running for an operator to look at (a transaction PostgreSQL
+        aborted as a deadlock is tried again first, as every one is: `PostgresBackend.run`).
         """
         shards = _shards(shard_ids, shard_count)
         pending = await self._run(partial(tables.running_hands, shards=shards), write=False)
         recovered: list[int] = []
         for table_id, hand_id in pending:
-            try:
-                await self._recover_table(table_id, hand_id)
-            except (HandNotRunning, TableNotFound, TableNotOwned):
-                continue  # recovered or closed by another process meanwhile, or not ours
-            except StorageError as exc:
-                log.error("Table %s: its interrupted hand %s cannot be cancelled: %s", table_id, hand_id, exc)
-                continue
-            recovered.append(table_id)
-        return recovered
-
-    async def _recover_table(self, table_id: int, hand_id: int) -> None:
-        for attempt in range(1, RECOVER_ATTEMPTS + 1):
             try:
                 await self._run(
                     partial(
@@ -516,10 +507,13 @@ class Storage:
                         now=self._now(),
                     )
                 )
-                return
-            except DatabaseBusy:
-                if attempt == RECOVER_ATTEMPTS:
-                    raise
+            except (HandNotRunning, TableNotFound, TableNotOwned):
+                continue  # recovered or closed by another process meanwhile, or not ours
+            except StorageError as exc:
+                log.error("Table %s: its interrupted hand %s cannot be cancelled: %s", table_id, hand_id, exc)
+                continue
+            recovered.append(table_id)
+        return recovered
 
     # Replays and statistics ------------------------------------------------------------------------
 
@@ -541,11 +535,7 @@ class Storage:
 
     async def check(self, guild_id: int | None = None) -> list[str]:
         """Prove the ledger for one server or all: an empty list means every chip is accounted for."""
-
-        async def both(conn: Conn) -> list[str]:
-            return await ledger.check(conn, guild_id) + await tournaments.check(conn, guild_id)
-
-        return await self._run(both, write=False)
+        return await self._run(partial(proof, guild_id=guild_id), write=False)
 
     # Tournaments (bot/storage/tournaments.py) --------------------------------------------------------
 

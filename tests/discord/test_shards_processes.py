@@ -43,13 +43,7 @@ _databases = itertools.count(1)
 
 @pytest.fixture
 async def database_url(pg_server: PostgresServer) -> str:
-    name = f"shards_{next(_databases)}"
-    admin = await asyncpg.connect(pg_server.url())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return pg_server.url(name)
+    return await pg_server.create_database(f"shards_{next(_databases)}")
 
 
 async def eventually(check: Callable[[], Awaitable[Any]], what: str, timeout: float = 15.0) -> Any:

@@ -132,13 +132,7 @@ async def new_database(request: pytest.FixtureRequest, dialect: str, tmp_path: P
     if dialect == "sqlite":
         return Database("sqlite", str(tmp_path / "data" / "poker.sqlite3"))
     server: PostgresServer = request.getfixturevalue("pg_server")
-    name = f"test_{next(_numbers)}"
-    admin = await asyncpg.connect(server.url())
-    try:
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return Database("postgresql", server.url(name))
+    return Database("postgresql", await server.create_database(f"test_{next(_numbers)}"))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -119,6 +119,17 @@ class PostgresServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
+    async def create_database(self, name: str) -> str:
+        """Create the empty database `name` on this server; its URL."""
+        import asyncpg
+
+        admin = await asyncpg.connect(self.url())
+        try:
+            await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+        return self.url(name)
+
     def stop(self) -> None:
         try:
             if (self.data / "postmaster.pid").exists():

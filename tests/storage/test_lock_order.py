@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -176,3 +177,30 @@ async def test_a_table_pays_each_account_once_in_ascending_order(
     await storage.close_table(table, {users[1]: 100, -2: 100, users[0]: 100, -1: 100})
     assert credited == [(HOUSE, 200), (ALICE, 100), (BOB, 100)]
     assert await storage.check() == []
+
+
+async def test_a_transaction_aborted_as_a_deadlock_is_run_again(store: Storage, pg: Database) -> None:
+    """PostgreSQL aborted the transaction and nothing was written: `run` tries it again (a body is
+    the storage's own function of its connection), and gives up with `DatabaseBusy` after three."""
+    import asyncpg
+
+    from bot.storage.postgres import BUSY_ATTEMPTS
+
+    await store.balance(GUILD, ALICE)
+    backend = store._backend
+    tries: list[int] = []
+
+    async def credit_once_after(failures: int, conn: Any) -> None:
+        tries.append(1)
+        await ledger.credit(conn, GUILD, ALICE, 1)
+        if len(tries) <= failures:
+            raise asyncpg.DeadlockDetectedError("deadlock detected")
+
+    await backend.run(partial(credit_once_after, BUSY_ATTEMPTS - 1), write=True)
+    assert len(tries) == BUSY_ATTEMPTS
+    assert await store.balance(GUILD, ALICE) == STARTING + 1  # the aborted tries wrote nothing
+    tries.clear()
+    with pytest.raises(DatabaseBusy):
+        await backend.run(partial(credit_once_after, BUSY_ATTEMPTS), write=True)
+    assert len(tries) == BUSY_ATTEMPTS
+    assert await store.balance(GUILD, ALICE) == STARTING + 1

@@ -2,23 +2,22 @@
 thread and an event-loop turn under the storage lock; PostgreSQL: a message parsed by asyncpg), so
 the hand-boundary writes must stay few and must not grow with the players (bench/bench_storage.py).
 
-The SQLite counter wraps the connection's one entry point into its thread, the PostgreSQL one the two
-methods of asyncpg's connection that every query goes through; if either library renames them, the
-counter fails loudly instead of counting nothing.
+The counter is the storage benchmark's (`bench.bench_storage.counting`): on SQLite it wraps the
+connection's one entry point into its thread, on PostgreSQL the two methods of asyncpg's connection
+that every query goes through; if either library renames them, it fails loudly instead of counting
+nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
-import asyncpg
 import pytest
 
+from bench.bench_storage import Counts, counting
 from bot.storage import Storage
 from bot.storage.models import HandPlayer
-from bot.storage.sqlite import SqliteBackend
 from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, DINO, GUILD, Database, state_of
 
 
@@ -29,54 +28,10 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
         yield store
 
 
-class Trips:
-    def __init__(self, storage: Storage) -> None:
-        assert isinstance(storage._backend, SqliteBackend)
-        conn = storage._backend.conn
-        inner: Callable[..., Awaitable[Any]] | None = getattr(conn, "_execute", None)
-        if inner is None:
-            pytest.fail("aiosqlite.Connection._execute is gone: the round-trip counter cannot count")
-        self.count = 0
-
-        async def counted(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-            self.count += 1
-            assert inner is not None
-            return await inner(fn, *args, **kwargs)
-
-        conn._execute = counted  # type: ignore[method-assign]
-
-    def take(self) -> int:
-        count, self.count = self.count, 0
-        return count
-
-
-class PgTrips:
-    """Queries asyncpg sends and waits for: BEGIN, COMMIT and every statement (any connection)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        connection = asyncpg.connection.Connection
-        simple, extended = getattr(connection, "execute", None), getattr(connection, "_execute", None)
-        if simple is None or extended is None:
-            pytest.fail("asyncpg.Connection.execute/_execute are gone: the round-trip counter cannot count")
-        self.count = 0
-
-        async def counted_simple(conn: Any, query: str, *args: Any, **kwargs: Any) -> Any:
-            if not args:  # with arguments it goes through _execute, counted there
-                self.count += 1
-            assert simple is not None
-            return await simple(conn, query, *args, **kwargs)
-
-        async def counted_extended(conn: Any, *args: Any, **kwargs: Any) -> Any:
-            self.count += 1
-            assert extended is not None
-            return await extended(conn, *args, **kwargs)
-
-        monkeypatch.setattr(connection, "execute", counted_simple)
-        monkeypatch.setattr(connection, "_execute", counted_extended)
-
-    def take(self) -> int:
-        count, self.count = self.count, 0
-        return count
+def take(counts: Counts) -> int:
+    """The round trips counted since the last take (bench/bench_storage.py counts them)."""
+    trips, counts.trips = counts.trips, 0
+    return trips
 
 
 async def _table_with(storage: Storage, players: tuple[int, ...]) -> int:
@@ -97,25 +52,25 @@ def _summary(user_id: int, net: int) -> HandPlayer:
 async def test_buy_in_round_trips(storage: Storage) -> None:
     table_id = await storage.create_table(GUILD, CHANNEL, ALICE, "tradizionale", {}, state_of({}))
     await storage.balance(GUILD, BOB)  # BOB's account exists, ALICE's is opened by the buy-in
-    trips = Trips(storage)
-    await storage.buy_in(table_id, ALICE, 100, state_of({ALICE: 100}))
-    assert trips.take() <= 11  # was 13
-    await storage.buy_in(table_id, BOB, 100, state_of({ALICE: 100, BOB: 100}))
-    assert trips.take() <= 9  # no starting-chips movement
+    async with counting(storage) as counts:
+        await storage.buy_in(table_id, ALICE, 100, state_of({ALICE: 100}))
+        assert take(counts) <= 11  # was 13
+        await storage.buy_in(table_id, BOB, 100, state_of({ALICE: 100, BOB: 100}))
+        assert take(counts) <= 9  # no starting-chips movement
     assert await storage.check() == []
 
 
 async def test_hand_boundary_round_trips_do_not_grow_with_players(storage: Storage) -> None:
     table_id = await _table_with_four(storage)
     stacks = {ALICE: 100, BOB: 100, CARLA: 100, DINO: 100}
-    trips = Trips(storage)
-    hand_id = await storage.begin_hand(table_id, stacks, 0, state_of(stacks))
-    assert trips.take() == 1  # the whole transaction in one hop (was 17, then 7)
     after = {ALICE: 160, BOB: 80, CARLA: 80, DINO: 80}
-    await storage.finish_hand(table_id, hand_id, after, 0, state_of(after), {"mano": 1})
-    assert trips.take() == 1  # was 26 with four changed stacks, then 10
-    await storage.table(table_id)
-    assert trips.take() == 1
+    async with counting(storage) as counts:
+        hand_id = await storage.begin_hand(table_id, stacks, 0, state_of(stacks))
+        assert take(counts) == 1  # the whole transaction in one hop (was 17, then 7)
+        await storage.finish_hand(table_id, hand_id, after, 0, state_of(after), {"mano": 1})
+        assert take(counts) == 1  # was 26 with four changed stacks, then 10
+        await storage.table(table_id)
+        assert take(counts) == 1
     assert await storage.check() == []
     row = await storage.table(table_id)
     assert row.seats == after and row.running_hand_id is None and row.state == state_of(after)
@@ -125,18 +80,16 @@ async def test_finish_hand_moving_the_pot_is_still_one_update_of_the_table(stora
     table_id = await _table_with_four(storage)
     stacks = {ALICE: 100, BOB: 100, CARLA: 100, DINO: 100}
     hand_id = await storage.begin_hand(table_id, stacks, 0, state_of(stacks))
-    trips = Trips(storage)
     after = {ALICE: 90, BOB: 90, CARLA: 90, DINO: 90}  # a carried pot of 40
-    await storage.finish_hand(table_id, hand_id, after, 40, state_of(after, pot=40), {"mano": 1})
-    assert trips.take() == 1
+    async with counting(storage) as counts:
+        await storage.finish_hand(table_id, hand_id, after, 40, state_of(after, pot=40), {"mano": 1})
+        assert take(counts) == 1
     row = await storage.table(table_id)
     assert row.pot == 40 and row.seats == after and row.state == state_of(after, pot=40)
     assert await storage.check() == []
 
 
-async def _pg_hand_trips(
-    db: Database, monkeypatch: pytest.MonkeyPatch, players: tuple[int, ...]
-) -> list[int]:
+async def _pg_hand_trips(db: Database, players: tuple[int, ...]) -> list[int]:
     """Round trips of begin_hand, table and finish_hand (every stack changed, a summary per player)."""
     async with await Storage.open(db.target) as storage:
         table_id = await _table_with(storage, players)
@@ -145,29 +98,28 @@ async def _pg_hand_trips(
         after = {p: 100 + 10 * (len(players) - 1) if p == players[0] else 90 for p in players}
         summaries = [_summary(p, after[p] - 100) for p in players]
         await storage.finish_hand(table_id, first, after, 0, state_of(after), {"mano": 1}, summaries)
-        trips = PgTrips(monkeypatch)
-        hand_id = await storage.begin_hand(table_id, after, 0, state_of(after))
-        counts = [trips.take()]
-        await storage.table(table_id)
-        counts.append(trips.take())
         final = dict.fromkeys(players, 100)
         summaries = [_summary(p, 100 - after[p]) for p in players]
-        await storage.finish_hand(table_id, hand_id, final, 0, state_of(final), {"mano": 2}, summaries)
-        counts.append(trips.take())
-        monkeypatch.undo()
+        async with counting(storage) as counts:
+            hand_id = await storage.begin_hand(table_id, after, 0, state_of(after))
+            trips = [take(counts)]
+            await storage.table(table_id)
+            trips.append(take(counts))
+            await storage.finish_hand(table_id, hand_id, final, 0, state_of(final), {"mano": 2}, summaries)
+            trips.append(take(counts))
         assert await storage.check() == []
-        return counts
+        return trips
 
 
 async def test_postgresql_hand_round_trips_do_not_grow_with_players(
-    pg: Database, monkeypatch: pytest.MonkeyPatch
+    pg: Database,
 ) -> None:
-    four = await _pg_hand_trips(pg, monkeypatch, (ALICE, BOB, CARLA, DINO))
+    four = await _pg_hand_trips(pg, (ALICE, BOB, CARLA, DINO))
     async with await Storage.open(pg.target) as storage:  # closed: the next table opens in its channel
         await storage.close_table(
             (await storage.open_tables())[0].id, dict.fromkeys((ALICE, BOB, CARLA, DINO), 100)
         )
-    two = await _pg_hand_trips(pg, monkeypatch, (ALICE, BOB))
+    two = await _pg_hand_trips(pg, (ALICE, BOB))
     assert two == four
     begin, read, finish = four
     # BEGIN and COMMIT included; no reset query when the connection goes back to the pool.
