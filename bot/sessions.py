@@ -250,7 +250,11 @@ class Sessions:
             session = self.of(live)
             if target is not None:
                 session.check_target(interaction, target)
-            events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
+            hook = live.tournament
+            if hook is None:
+                events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
+            else:
+                events = await self.bot.tables.apply(live, lambda: hook.come_back(live, player))
             dms = session.record(events)
             await self._answer(interaction, session, events)
         await self.deliver(channel_id, dms)
