@@ -410,10 +410,10 @@ class TableSession:
         previous = live.message_id
         version = self._version
         files, key = self.picture.send_files()
+        deferred = interaction.response.is_done()  # deferred privately while the table was busy
         try:
-            if interaction.response.is_done():  # deferred privately while the table was busy
+            if deferred:
                 message_id: int = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
-                await interaction.followup.send(DONE, ephemeral=True)
             else:
                 answered = await answers.respond(interaction, want_id=True, **self.render(), **files)
                 if answered is None:  # pragma: no cover - Discord always returns the message
@@ -437,6 +437,8 @@ class TableSession:
             self.retire(previous)
         if self._version != version:
             self.changed()
+        if deferred:
+            await done_privately(interaction)
 
     # Checks made before anything changes -----------------------------------------------------------
 
@@ -524,7 +526,16 @@ async def public_answer(interaction: discord.Interaction, bot: discord.Client, *
         await answers.respond(interaction, **message)
         return
     await send_raw(bot, channel_of(interaction), **message)
-    await interaction.followup.send(DONE, ephemeral=True)
+    await done_privately(interaction)
+
+
+async def done_privately(interaction: discord.Interaction) -> None:
+    """The private "done" after a public part posted through the channel. The public part is what
+    counts: a note that fails (an expired token, Discord down) is only logged, nothing is undone."""
+    try:
+        await interaction.followup.send(DONE, ephemeral=True)
+    except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+        log.warning("Interaction %s: the private note after its answer failed: %r", interaction.id, exc)
 
 
 async def send_raw(bot: discord.Client, channel_id: int, **message: Any) -> int:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
+
+import pytest
 
 from bot import render
 from bot.reading import not_a_number
 from bot.session import NOT_SEATED, not_your_turn
 from cogs import tavolo
 from tests.discord.gioco_support import HEADS_UP, Game, acknowledged_while_busy, heads_up, seats, stacked
+
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"  # an interaction's follow-up messages
 
 # Deal order bob, carol, dave, alice (alice deals first); carol holds the jacks.
 FOUR = stacked(["7s 8d 9c Qs Ad", "Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac"])
@@ -327,6 +332,35 @@ async def test_tavolo_commands_while_the_table_is_busy_are_acknowledged_at_once(
     assert game.live.message_id != previous.id
     assert "Prossima mano" not in {c.get("label") for c in previous.components}
     game.finish()
+
+
+async def test_a_failed_private_note_of_a_busy_table_leaves_its_public_answer_alone(
+    harness: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A command deferred while the table was busy says its public part through the channel, then
+    "done" privately: if only that note fails, the posted message stays the table message (no
+    second one) and nothing is logged as an error."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    harness.bot.tables.queue_deck(harness.channel("poker").id, HEADS_UP)
+    before = len(harness.messages("poker"))
+    note = harness.fake.fail_next("drop", method="POST", route=FOLLOWUP)
+    early, _ = await acknowledged_while_busy(harness, game, lambda: harness.slash(alice, "tavolo inizia"))
+    await harness.fake.wait_for(lambda: note.hits, "the failed note")
+    await harness.settle()
+    assert early == 5
+    dealt = [m for m in harness.messages("poker")[before:] if m.components]
+    assert [m.id for m in dealt] == [game.live.message_id], "one table message, the one posted"
+    before = len(harness.messages("poker"))
+    note = harness.fake.fail_next("drop", method="POST", route=FOLLOWUP)
+    early, _ = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "passo"))
+    await harness.fake.wait_for(lambda: note.hits, "the failed note")
+    await harness.settle()
+    assert early == 5
+    said = [m.text() for m in harness.messages("poker")[before:]]
+    assert any(f"<@{bob.id}>" in text for text in said), said
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 async def test_a_player_whose_balance_is_below_the_default_buy_in_is_told_he_brings_all_of_it(
