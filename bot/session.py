@@ -161,7 +161,7 @@ class TableSession:
             elif isinstance(event, HandEnded):
                 self.results = render.result_lines(self._hand_events, self.board)
                 rows = showdown_rows(self._hand_events, self.owner.name_of)
-                self.picture.show_showdown(rows, self.board, self.changed)
+                self.picture.show_showdown(rows, self.board, self.changed, self.owner.tasks)
             elif isinstance(event, CardsDealt) and event.private_to is not None:
                 self._hands[event.player] = self._hands.get(event.player, ()) + tuple(event.cards)
                 dms.append(self._cards_dm(event.player, "Le tue carte"))
