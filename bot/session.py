@@ -399,10 +399,15 @@ class TableSession:
             self.picture.uploaded(message_id, key)
             self._shown = max(self._shown, version)
 
-    def post_by_renderer(self) -> None:
-        """A hand dealt with no interaction to answer (a tournament deals by itself): the renderer
-        posts its table message, as when the dealer's answer failed."""
-        self.message_hand = self.live.table.hand_number
+    def repost(self) -> None:
+        """The hand's table message is for the renderer to post through the channel: a hand dealt with
+        no interaction to answer (a tournament deals by itself), or the dealer's answer failed. The
+        last message keeps its text and loses its buttons."""
+        live = self.live
+        previous, live.message_id = live.message_id, None
+        self.message_hand = live.table.hand_number
+        self.retire(previous)
+        self.changed()
 
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
         """The new hand's table message: the answer of who dealt it (or a channel post if deferred)."""
@@ -422,10 +427,7 @@ class TableSession:
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
-            live.message_id = None
-            self.message_hand = live.table.hand_number  # no message for it: the renderer posts one
-            self.retire(previous)
-            self.changed()
+            self.repost()
             return
         live.message_id = message_id
         self.picture.uploaded(message_id, key)

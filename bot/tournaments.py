@@ -320,9 +320,7 @@ class Tournaments:
         live.cancelled_hand = None
         live.hand_events = [e for e in events if e.private_to is None]
         session = self.bot.sessions.of(live)
-        previous, live.message_id = live.message_id, None
-        session.retire(previous)
-        session.post_by_renderer()
+        session.repost()
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         try:
             await self.bot.storage.save_tournament(run.id, run.state(running=True))
