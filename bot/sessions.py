@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -186,6 +187,34 @@ class Sessions:
 
     # Acting ---------------------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _judged(
+        self,
+        interaction: discord.Interaction,
+        target: Target | None,
+        check: Callable[[TableSession], object],
+        *,
+        again: bool = True,
+    ) -> AsyncIterator[tuple[LiveTable, TableSession]]:
+        """The opening of every command that changes the game: judged from the state now (a refusal
+        is private from the first byte), a private acknowledgement if the table is busy, then judged
+        again under the table's lock, where the command goes on. ``again=False``: the command's own
+        first step under the lock judges it again."""
+        channel_id = channel_of(interaction)
+        self.note(interaction.user)
+        session = self.require(channel_id)
+        if target is not None:
+            session.check_target(interaction, target)
+        check(session)
+        await defer_privately_if_busy(interaction, session.live.lock)
+        async with self.bot.tables.locked(channel_id) as live:
+            session = self.of(live)
+            if target is not None:
+                session.check_target(interaction, target)
+            if again:
+                check(session)
+            yield live, session
+
     async def act(
         self,
         interaction: discord.Interaction,
@@ -196,18 +225,12 @@ class Sessions:
         target: Target | None = None,
     ) -> None:
         """Every action, typed or clicked: judged from the state now, then under the lock."""
-        channel_id = channel_of(interaction)
         player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        session.prepare(player, kind, amount, discards, judge_turn=True)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
+
+        def judge(session: TableSession) -> None:
+            session.prepare(player, kind, amount, discards, judge_turn=True)
+
+        async with self._judged(interaction, target, judge, again=False) as (live, session):
             action = session.prepare(player, kind, amount, discards, judge_turn=False)
             try:
                 events = await self.bot.tables.act(live, action)
@@ -215,7 +238,7 @@ class Sessions:
                 raise UserError(not_your_turn(err.to_act)) from None
             dms = session.record(events)
             await self._answer(interaction, session, events)
-        await self.deliver(channel_id, dms)
+        await self.deliver(live.channel_id, dms)
 
     async def _answer(
         self, interaction: discord.Interaction, session: TableSession, events: Sequence[Event]
@@ -237,19 +260,13 @@ class Sessions:
 
     async def come_back(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo rientra and the Rientro button: the one way back into the game."""
-        channel_id = channel_of(interaction)
         player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        if not session.seated(player):
-            raise UserError(NOT_SEATED)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
+
+        def judge(session: TableSession) -> None:
+            if not session.seated(player):
+                raise UserError(NOT_SEATED)
+
+        async with self._judged(interaction, target, judge) as (live, session):
             hook = live.tournament
             if hook is None:
                 events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
@@ -257,27 +274,17 @@ class Sessions:
                 events = await self.bot.tables.apply(live, lambda: hook.come_back(live, player))
             dms = session.record(events)
             await self._answer(interaction, session, events)
-        await self.deliver(channel_id, dms)
+        await self.deliver(live.channel_id, dms)
 
     async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
-        channel_id = channel_of(interaction)
         player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        _check_can_start(session, player)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            _check_can_start(session, player)
+        can_start = functools.partial(_check_can_start, player=player)
+        async with self._judged(interaction, target, can_start) as (live, session):
             events = await self.bot.tables.start_hand(live)
             dms = session.record(events)
             await session.post_new_hand(interaction)
-        await self.deliver(channel_id, dms)
+        await self.deliver(live.channel_id, dms)
 
     async def show_cards(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/carte and Le mie carte: read-only, so answered at once from the state now, never waiting."""
