@@ -133,6 +133,36 @@ async def test_turn_timers_pass_for_the_player_and_sit_him_out_after_two(harness
     game.finish()
 
 
+async def test_a_rientro_that_waited_behind_his_own_leave_is_refused(harness: Any) -> None:
+    """Rientro is judged again under the lock: a player who left the table meanwhile (his seat kept
+    only until the hand ends) is not brought back into the game."""
+    alice, bob, carol = (harness.user(n) for n in ("alice", "bob", "carol"))
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol])
+    await game.start(alice, stacked(["8s 9d Tc Qs Ad", "8d 9c Th Kc Ac", "Jh Js 8c 9h Kd"]))
+    await game.expire()  # bob declines the buio
+    await game.expire()  # bob passes the opening, his second timeout: he sits out
+    assert any(seat.player == bob.id and seat.sitting_out for seat in game.live.view().seats)
+    lock = harness.bot.tables.lock(harness.channel("poker").id)
+    known = set(harness.fake.interactions)
+    await lock.acquire()
+    try:
+        leave = asyncio.get_running_loop().create_task(harness.slash(bob, "tavolo alzati"))
+        await harness.fake.wait_for(lambda: len(set(harness.fake.interactions) - known) == 1, "the leave")
+        await harness.settle()
+        back = asyncio.get_running_loop().create_task(harness.slash(bob, "tavolo rientra"))
+        await harness.fake.wait_for(lambda: len(set(harness.fake.interactions) - known) == 2, "the Rientro")
+        await harness.settle()
+    finally:
+        lock.release()
+    left, refused = await leave, await back
+    await answered(harness, refused)
+    assert left.deferred and refused.deferred
+    assert [m.content for m in refused.followups] == [NOT_SEATED]
+    assert not any(seat.player == bob.id and not seat.sitting_out for seat in game.live.view().seats)
+    game.finish()
+
+
 async def test_a_restart_mid_hand_restores_the_stacks_and_the_table_plays_on(harness: Any) -> None:
     alice, bob, carol, dave = (harness.user(n) for n in ("alice", "bob", "carol", "dave"))
     game = Game(harness)
