@@ -37,8 +37,8 @@ from bot.fair_deck import add_to_embed
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
 from bot.views import Target
-from engine.actions import Action, ActionKind
-from engine.cards import Card, hand_order
+from engine.actions import Action, ActionKind, LegalAction
+from engine.cards import Card
 from engine.events import (
     ActionTaken,
     CardsDealt,
@@ -54,13 +54,20 @@ if TYPE_CHECKING:
     from bot.sessions import Sessions
 
 __all__ = [
+    "DM",
+    "DONE",
     "NOT_SEATED",
-    "NO_HAND",
     "NO_HAND_CARDS",
+    "RETRY_FIRST",
+    "RETRY_MAX",
     "STALE",
+    "START_REFUSED",
     "TableSession",
-    "Target",
+    "channel_of",
+    "defer_privately_if_busy",
     "not_your_turn",
+    "public_answer",
+    "send_raw",
 ]
 
 log = logging.getLogger(__name__)
@@ -182,17 +189,23 @@ class TableSession:
     def _cards_dm(self, player: int, heading: str) -> DM:
         """The whole hand the player holds now (in the holding order) and what it makes."""
         live = self.live
-        cards = hand_order(self._hands.get(player, ()))
+        cards = self._hands.get(player, ())
         where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
-        text = where + render.cards_text(
+        text = where + self.hand_text(cards, heading)
+        return DM(player, text, None if is_computer(player) else hand_picture(cards))
+
+    def hand_text(self, cards: Sequence[Card], heading: str = "Le tue carte") -> str:
+        """A player's cards as he reads them privately (in the holding order), what they make, and the
+        positions for /cambio while the draw is to come."""
+        live, table = self.live, self.live.table
+        return render.cards_text(
             cards,
-            board=live.table.board,
+            board=table.board,
             options=live.options,
             deck_size=live.deck_size,
             heading=heading,
-            positions=reading.before_draw(live.table.street) and live.table.hand_running,
+            positions=reading.before_draw(table.street) and table.hand_running,
         )
-        return DM(player, text, None if is_computer(player) else hand_picture(cards))
 
     def rearm(self, events: Sequence[Event] = (), *, force: bool = False) -> None:
         """Start the turn timer of the player to act when the turn moved (or he just acted)."""
@@ -453,6 +466,13 @@ class TableSession:
         if not any(seat.player == player for seat in self.live.view().seats):
             raise UserError(NOT_SEATED)
 
+    def legal_for(self, player: int, kind: ActionKind) -> LegalAction | None:
+        """The legal action of that kind, when it is the player's turn (None otherwise)."""
+        table = self.live.table
+        if table.to_act != player:
+            return None
+        return next((la for la in table.legal_actions() if la.kind is kind), None)
+
     def check_target(self, interaction: discord.Interaction, target: Target) -> None:
         """Refuse a component of another table, hand or message; nothing changes, not even its text."""
         live, table = self.live, self.live.table
@@ -493,9 +513,7 @@ class TableSession:
             if not self.seated(player):
                 raise UserError(NOT_SEATED)
             raise UserError(not_your_turn(table.to_act))
-        legal = next((la for la in table.legal_actions() if la.kind is kind), None)
-        if table.to_act != player:
-            legal = None
+        legal = self.legal_for(player, kind)
         value: int | None = None
         if kind in views.AMOUNT_KINDS and legal is not None:
             value = reading.parse_amount(amount, kind, legal.min, table.bet_sizes(kind))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answers, reading, render, views
+from bot import answers, render, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
@@ -42,7 +42,7 @@ from bot.timers import TurnTimers
 from bot.turn_calls import TurnCalls
 from bot.views import Target
 from engine.actions import ActionKind
-from engine.cards import Card, hand_order
+from engine.cards import Card
 from engine.errors import NotYourTurn
 from engine.events import (
     Event,
@@ -296,14 +296,8 @@ class Sessions:
         session.require_seat(player)
         if not live.table.hand_running:
             raise UserError(NO_HAND_CARDS)
-        held = hand_order(live.table.cards_of(player))
-        text = render.cards_text(
-            held,
-            board=live.table.board,
-            options=live.options,
-            deck_size=live.deck_size,
-            positions=reading.before_draw(live.table.street),
-        )
+        held = live.table.cards_of(player)
+        text = session.hand_text(held)
         files = hand_files(hand_picture(held))  # the cards as a picture beside their text
         await answers.respond(interaction, content=text, ephemeral=True, files=files)
 
@@ -319,7 +313,7 @@ class Sessions:
             if not session.seated(player):
                 raise UserError(NOT_SEATED)
             raise UserError(not_your_turn(live.table.to_act))
-        legal = next((la for la in live.table.legal_actions() if la.kind is kind), None)
+        legal = session.legal_for(player, kind)
         if legal is None:
             words = ", ".join(str(la.kind) for la in live.table.legal_actions())
             raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
@@ -327,7 +321,7 @@ class Sessions:
         if kind is ActionKind.CAMBIO:
             cards = live.table.cards_of(player)
             text = (
-                render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
+                session.hand_text(cards)
                 + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
             )
             menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)
