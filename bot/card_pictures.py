@@ -89,14 +89,12 @@ class TablePicture:
     def __init__(self) -> None:
         self.current: Picture | None = None
         self._uploaded: dict[int, str] = {}  # message id -> key of the picture it holds
-        self._drawing: asyncio.Task[None] | None = None
         self._generation = 0
 
     def new_hand(self) -> None:
         """A hand begins on a new message: no picture until the flop."""
         self._generation += 1
         self.current = None
-        self._drawing = None
         self._uploaded.clear()  # the last hand's message is never edited with a picture again
 
     def show_board(self, board: Sequence[Card]) -> None:
@@ -108,9 +106,14 @@ class TablePicture:
             self.current = Picture(key, BOARD_FILE, board_png(board))
 
     def show_showdown(
-        self, rows: Sequence[ShowdownRow], board: Sequence[Card], on_ready: Callable[[], None]
+        self,
+        rows: Sequence[ShowdownRow],
+        board: Sequence[Card],
+        on_ready: Callable[[], None],
+        tasks: set[asyncio.Task[None]],
     ) -> None:
-        """The hands shown at the end: drawn in a thread, then ``on_ready`` (the session re-renders)."""
+        """The hands shown at the end: drawn in a thread, then ``on_ready`` (the session re-renders).
+        The drawing is one of ``tasks`` while it runs, so that shutting down cancels it."""
         if not rows:
             return
         generation = self._generation
@@ -123,8 +126,10 @@ class TablePicture:
                 self.current = Picture(key, SHOWDOWN_FILE, data)
                 on_ready()
 
-        self._drawing = asyncio.get_running_loop().create_task(draw(), name="showdown-picture")
-        self._drawing.add_done_callback(_log_failure)
+        task = asyncio.get_running_loop().create_task(draw(), name="showdown-picture")
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        task.add_done_callback(_log_failure)
 
     # What a send or an edit carries ----------------------------------------------------------------
 

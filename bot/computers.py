@@ -252,7 +252,11 @@ class ComputerPlayers:
                 table = live.table
                 for seat in live.view().seats:
                     if is_computer(seat.player) and seat.sitting_out:
-                        back = functools.partial(table.come_back, seat.player)
+                        hook = live.tournament
+                        if hook is None:
+                            back = functools.partial(table.come_back, seat.player)
+                        else:
+                            back = functools.partial(hook.come_back, live, seat.player)
                         events = await sessions.bot.tables.apply(live, back)
                         sessions.of(live).record(events)
         except (UserError, EngineError, StorageError):

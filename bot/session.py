@@ -37,8 +37,8 @@ from bot.fair_deck import add_to_embed
 from bot.storage import StorageError
 from bot.tables import NO_TABLE, LiveTable
 from bot.views import Target
-from engine.actions import Action, ActionKind
-from engine.cards import Card, hand_order
+from engine.actions import Action, ActionKind, LegalAction
+from engine.cards import Card
 from engine.events import (
     ActionTaken,
     CardsDealt,
@@ -54,13 +54,20 @@ if TYPE_CHECKING:
     from bot.sessions import Sessions
 
 __all__ = [
+    "DM",
+    "DONE",
     "NOT_SEATED",
-    "NO_HAND",
     "NO_HAND_CARDS",
+    "RETRY_FIRST",
+    "RETRY_MAX",
     "STALE",
+    "START_REFUSED",
     "TableSession",
-    "Target",
+    "channel_of",
+    "defer_privately_if_busy",
     "not_your_turn",
+    "public_answer",
+    "send_raw",
 ]
 
 log = logging.getLogger(__name__)
@@ -161,7 +168,7 @@ class TableSession:
             elif isinstance(event, HandEnded):
                 self.results = render.result_lines(self._hand_events, self.board)
                 rows = showdown_rows(self._hand_events, self.owner.name_of)
-                self.picture.show_showdown(rows, self.board, self.changed)
+                self.picture.show_showdown(rows, self.board, self.changed, self.owner.tasks)
             elif isinstance(event, CardsDealt) and event.private_to is not None:
                 self._hands[event.player] = self._hands.get(event.player, ()) + tuple(event.cards)
                 dms.append(self._cards_dm(event.player, "Le tue carte"))
@@ -182,17 +189,23 @@ class TableSession:
     def _cards_dm(self, player: int, heading: str) -> DM:
         """The whole hand the player holds now (in the holding order) and what it makes."""
         live = self.live
-        cards = hand_order(self._hands.get(player, ()))
+        cards = self._hands.get(player, ())
         where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
-        text = where + render.cards_text(
+        text = where + self.hand_text(cards, heading)
+        return DM(player, text, None if is_computer(player) else hand_picture(cards))
+
+    def hand_text(self, cards: Sequence[Card], heading: str = "Le tue carte") -> str:
+        """A player's cards as he reads them privately (in the holding order), what they make, and the
+        positions for /cambio while the draw is to come."""
+        live, table = self.live, self.live.table
+        return render.cards_text(
             cards,
-            board=live.table.board,
+            board=table.board,
             options=live.options,
             deck_size=live.deck_size,
             heading=heading,
-            positions=reading.before_draw(live.table.street) and live.table.hand_running,
+            positions=reading.before_draw(table.street) and table.hand_running,
         )
-        return DM(player, text, None if is_computer(player) else hand_picture(cards))
 
     def rearm(self, events: Sequence[Event] = (), *, force: bool = False) -> None:
         """Start the turn timer of the player to act when the turn moved (or he just acted)."""
@@ -399,10 +412,15 @@ class TableSession:
             self.picture.uploaded(message_id, key)
             self._shown = max(self._shown, version)
 
-    def post_by_renderer(self) -> None:
-        """A hand dealt with no interaction to answer (a tournament deals by itself): the renderer
-        posts its table message, as when the dealer's answer failed."""
-        self.message_hand = self.live.table.hand_number
+    def repost(self) -> None:
+        """The hand's table message is for the renderer to post through the channel: a hand dealt with
+        no interaction to answer (a tournament deals by itself), or the dealer's answer failed. The
+        last message keeps its text and loses its buttons."""
+        live = self.live
+        previous, live.message_id = live.message_id, None
+        self.message_hand = live.table.hand_number
+        self.retire(previous)
+        self.changed()
 
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
         """The new hand's table message: the answer of who dealt it (or a channel post if deferred)."""
@@ -410,10 +428,10 @@ class TableSession:
         previous = live.message_id
         version = self._version
         files, key = self.picture.send_files()
+        deferred = interaction.response.is_done()  # deferred privately while the table was busy
         try:
-            if interaction.response.is_done():  # deferred privately while the table was busy
+            if deferred:
                 message_id: int = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
-                await interaction.followup.send(DONE, ephemeral=True)
             else:
                 answered = await answers.respond(interaction, want_id=True, **self.render(), **files)
                 if answered is None:  # pragma: no cover - Discord always returns the message
@@ -422,10 +440,7 @@ class TableSession:
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
-            live.message_id = None
-            self.message_hand = live.table.hand_number  # no message for it: the renderer posts one
-            self.retire(previous)
-            self.changed()
+            self.repost()
             return
         live.message_id = message_id
         self.picture.uploaded(message_id, key)
@@ -437,6 +452,8 @@ class TableSession:
             self.retire(previous)
         if self._version != version:
             self.changed()
+        if deferred:
+            await done_privately(interaction)
 
     # Checks made before anything changes -----------------------------------------------------------
 
@@ -448,6 +465,13 @@ class TableSession:
         """Refuse at once a player with no seat at all (one who is leaving still has his seat)."""
         if not any(seat.player == player for seat in self.live.view().seats):
             raise UserError(NOT_SEATED)
+
+    def legal_for(self, player: int, kind: ActionKind) -> LegalAction | None:
+        """The legal action of that kind, when it is the player's turn (None otherwise)."""
+        table = self.live.table
+        if table.to_act != player:
+            return None
+        return next((la for la in table.legal_actions() if la.kind is kind), None)
 
     def check_target(self, interaction: discord.Interaction, target: Target) -> None:
         """Refuse a component of another table, hand or message; nothing changes, not even its text."""
@@ -489,9 +513,7 @@ class TableSession:
             if not self.seated(player):
                 raise UserError(NOT_SEATED)
             raise UserError(not_your_turn(table.to_act))
-        legal = next((la for la in table.legal_actions() if la.kind is kind), None)
-        if table.to_act != player:
-            legal = None
+        legal = self.legal_for(player, kind)
         value: int | None = None
         if kind in views.AMOUNT_KINDS and legal is not None:
             value = reading.parse_amount(amount, kind, legal.min, table.bet_sizes(kind))
@@ -524,7 +546,16 @@ async def public_answer(interaction: discord.Interaction, bot: discord.Client, *
         await answers.respond(interaction, **message)
         return
     await send_raw(bot, channel_of(interaction), **message)
-    await interaction.followup.send(DONE, ephemeral=True)
+    await done_privately(interaction)
+
+
+async def done_privately(interaction: discord.Interaction) -> None:
+    """The private "done" after a public part posted through the channel. The public part is what
+    counts: a note that fails (an expired token, Discord down) is only logged, nothing is undone."""
+    try:
+        await interaction.followup.send(DONE, ephemeral=True)
+    except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+        log.warning("Interaction %s: the private note after its answer failed: %r", interaction.id, exc)
 
 
 async def send_raw(bot: discord.Client, channel_id: int, **message: Any) -> int:

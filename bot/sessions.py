@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answers, reading, render, views
+from bot import answers, render, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
@@ -41,7 +42,7 @@ from bot.timers import TurnTimers
 from bot.turn_calls import TurnCalls
 from bot.views import Target
 from engine.actions import ActionKind
-from engine.cards import Card, hand_order
+from engine.cards import Card
 from engine.errors import NotYourTurn
 from engine.events import (
     Event,
@@ -186,6 +187,34 @@ class Sessions:
 
     # Acting ---------------------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _judged(
+        self,
+        interaction: discord.Interaction,
+        target: Target | None,
+        check: Callable[[TableSession], object],
+        *,
+        again: bool = True,
+    ) -> AsyncIterator[tuple[LiveTable, TableSession]]:
+        """The opening of every command that changes the game: judged from the state now (a refusal
+        is private from the first byte), a private acknowledgement if the table is busy, then judged
+        again under the table's lock, where the command goes on. ``again=False``: the command's own
+        first step under the lock judges it again."""
+        channel_id = channel_of(interaction)
+        self.note(interaction.user)
+        session = self.require(channel_id)
+        if target is not None:
+            session.check_target(interaction, target)
+        check(session)
+        await defer_privately_if_busy(interaction, session.live.lock)
+        async with self.bot.tables.locked(channel_id) as live:
+            session = self.of(live)
+            if target is not None:
+                session.check_target(interaction, target)
+            if again:
+                check(session)
+            yield live, session
+
     async def act(
         self,
         interaction: discord.Interaction,
@@ -196,18 +225,12 @@ class Sessions:
         target: Target | None = None,
     ) -> None:
         """Every action, typed or clicked: judged from the state now, then under the lock."""
-        channel_id = channel_of(interaction)
         player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        session.prepare(player, kind, amount, discards, judge_turn=True)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
+
+        def judge(session: TableSession) -> None:
+            session.prepare(player, kind, amount, discards, judge_turn=True)
+
+        async with self._judged(interaction, target, judge, again=False) as (live, session):
             action = session.prepare(player, kind, amount, discards, judge_turn=False)
             try:
                 events = await self.bot.tables.act(live, action)
@@ -215,7 +238,7 @@ class Sessions:
                 raise UserError(not_your_turn(err.to_act)) from None
             dms = session.record(events)
             await self._answer(interaction, session, events)
-        await self.deliver(channel_id, dms)
+        await self.deliver(live.channel_id, dms)
 
     async def _answer(
         self, interaction: discord.Interaction, session: TableSession, events: Sequence[Event]
@@ -237,43 +260,31 @@ class Sessions:
 
     async def come_back(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo rientra and the Rientro button: the one way back into the game."""
-        channel_id = channel_of(interaction)
         player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        if not session.seated(player):
-            raise UserError(NOT_SEATED)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
+
+        def judge(session: TableSession) -> None:
+            if not session.seated(player):
+                raise UserError(NOT_SEATED)
+
+        async with self._judged(interaction, target, judge) as (live, session):
+            hook = live.tournament
+            if hook is None:
+                events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
+            else:
+                events = await self.bot.tables.apply(live, lambda: hook.come_back(live, player))
             dms = session.record(events)
             await self._answer(interaction, session, events)
-        await self.deliver(channel_id, dms)
+        await self.deliver(live.channel_id, dms)
 
     async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
-        channel_id = channel_of(interaction)
         player = interaction.user.id
-        self.note(interaction.user)
-        session = self.require(channel_id)
-        if target is not None:
-            session.check_target(interaction, target)
-        _check_can_start(session, player)
-        await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            _check_can_start(session, player)
+        can_start = functools.partial(_check_can_start, player=player)
+        async with self._judged(interaction, target, can_start) as (live, session):
             events = await self.bot.tables.start_hand(live)
             dms = session.record(events)
             await session.post_new_hand(interaction)
-        await self.deliver(channel_id, dms)
+        await self.deliver(live.channel_id, dms)
 
     async def show_cards(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/carte and Le mie carte: read-only, so answered at once from the state now, never waiting."""
@@ -285,14 +296,8 @@ class Sessions:
         session.require_seat(player)
         if not live.table.hand_running:
             raise UserError(NO_HAND_CARDS)
-        held = hand_order(live.table.cards_of(player))
-        text = render.cards_text(
-            held,
-            board=live.table.board,
-            options=live.options,
-            deck_size=live.deck_size,
-            positions=reading.before_draw(live.table.street),
-        )
+        held = live.table.cards_of(player)
+        text = session.hand_text(held)
         files = hand_files(hand_picture(held))  # the cards as a picture beside their text
         await answers.respond(interaction, content=text, ephemeral=True, files=files)
 
@@ -308,7 +313,7 @@ class Sessions:
             if not session.seated(player):
                 raise UserError(NOT_SEATED)
             raise UserError(not_your_turn(live.table.to_act))
-        legal = next((la for la in live.table.legal_actions() if la.kind is kind), None)
+        legal = session.legal_for(player, kind)
         if legal is None:
             words = ", ".join(str(la.kind) for la in live.table.legal_actions())
             raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
@@ -316,7 +321,7 @@ class Sessions:
         if kind is ActionKind.CAMBIO:
             cards = live.table.cards_of(player)
             text = (
-                render.cards_text(cards, board=(), options=live.options, deck_size=live.deck_size)
+                session.hand_text(cards)
                 + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
             )
             menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)

@@ -68,6 +68,9 @@ class TournamentHook(Protocol):
     def title(self) -> str:
         """The table message's title: the tournament and its level."""
 
+    def come_back(self, live: LiveTable, player: int) -> list[Event]:
+        """An away player is back (Rientro, /tavolo rientra): the tournament and the table in step."""
+
 
 @dataclass(eq=False)
 class LiveTable:

@@ -46,8 +46,8 @@ from bot.storage import StorageError
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
-from engine.errors import EngineError
-from engine.events import HandStarted
+from engine.errors import AlreadySeated, EngineError
+from engine.events import Event, HandStarted
 from engine.table import Table
 from engine.tournament import (
     LevelUp,
@@ -58,6 +58,7 @@ from engine.tournament import (
     TournamentEvent,
     TournamentFinished,
     close_hand,
+    come_back,
     deal,
     seat_entrants,
 )
@@ -122,6 +123,15 @@ class LiveTournament:
 
     def title(self) -> str:
         return tournament_text.table_title(self.tournament)
+
+    def come_back(self, live: LiveTable, player: int) -> list[Event]:
+        # The engine keeps the away mark and the seat in step: a hand over at the deal leaves an
+        # away player's seat playing, so the seat alone cannot tell who came back.
+        away = player in self.tournament.away
+        events = come_back(live.table, self.tournament, player)
+        if not events and not away:
+            raise AlreadySeated("Sei già in gioco.")
+        return events
 
 
 class Tournaments:
@@ -287,7 +297,6 @@ class Tournaments:
 
     async def _deal(self, run: LiveTournament, live: LiveTable) -> list[DM]:
         t = run.tournament
-        _sync_came_back(t, live.table)
         try:
             deck = self.bot.tables.next_deck(run.channel_id)
             fair = FairDeck.new() if deck is None else None  # a stacked deck (tests) has no commitment
@@ -311,9 +320,7 @@ class Tournaments:
         live.cancelled_hand = None
         live.hand_events = [e for e in events if e.private_to is None]
         session = self.bot.sessions.of(live)
-        previous, live.message_id = live.message_id, None
-        session.retire(previous)
-        session.post_by_renderer()
+        session.repost()
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         try:
             await self.bot.storage.save_tournament(run.id, run.state(running=True))
@@ -330,7 +337,6 @@ class Tournaments:
     async def hand_ended(self, run: LiveTournament, live: LiveTable) -> None:
         """The hand boundary (under the lock): the stacks to the tournament, the state stored."""
         t = run.tournament
-        _sync_came_back(t, live.table)
         events = close_hand(live.table, t, now=time.time())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
@@ -476,11 +482,3 @@ class Tournaments:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-
-
-def _sync_came_back(tournament: Tournament, table: Table) -> None:
-    """An away player whose seat no longer sits out came back (the Rientro button, /tavolo rientra)."""
-    sitting = {seat.player for seat in table.public_view().seats if seat.sitting_out}
-    for player in sorted(tournament.away):
-        if player not in sitting and player in tournament.alive():
-            tournament.set_away(player, False)

@@ -130,11 +130,6 @@ class TurnCalls:
         if call is not None:
             self._finish(call)
 
-    def pending(self, channel_id: int) -> tuple[int, int | None] | None:
-        """(player, message id or None while waiting) of the table's current call, for tests."""
-        call = self._calls.get(channel_id)
-        return None if call is None else (call.player, call.message_id)
-
     async def close(self, grace: float = 2.0) -> None:
         """The bot stops: every call is deleted (bounded), nothing waits any more."""
         for channel_id in list(self._calls):

@@ -67,7 +67,7 @@ class Target:
     def kind(self) -> ActionKind | None:
         """The word of an action button or amount modal (None for anything else or an unknown word)."""
         if self.what[:2] not in ("a:", "m:"):
-            return ActionKind.CAMBIO if self.what == "scarta" else None
+            return None
         try:
             return ActionKind(self.what[2:])
         except ValueError:

@@ -34,9 +34,6 @@ class Gioco(commands.Cog):
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
-    async def perform(self, interaction: discord.Interaction, kind: ActionKind, **said: Any) -> None:
-        await self.bot.sessions.act(interaction, kind, **said)
-
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every button, menu and modal of the game, and every other ``tv:`` id with a refusal."""
@@ -64,55 +61,55 @@ class Gioco(commands.Cog):
     @app_commands.command(name=T("apro"), description=T("Apri il piatto (serve almeno la coppia richiesta)"))
     @localized_options(importo="Quante fiches: un numero, cip, piatto o tutto (se manca: un cip)")
     async def apro(self, interaction: discord.Interaction, importo: str | None = None) -> None:
-        await self.perform(interaction, ActionKind.APRO, amount=importo)
+        await self.bot.sessions.act(interaction, ActionKind.APRO, amount=importo)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("vedo"), description=T("Vedi la puntata"))
     async def vedo(self, interaction: discord.Interaction) -> None:
-        await self.perform(interaction, ActionKind.VEDO)
+        await self.bot.sessions.act(interaction, ActionKind.VEDO)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("rilancio"), description=T("Vedi e rilancia di un importo"))
     @localized_options(importo="Di quanto rilanci sopra la chiamata: un numero, cip, piatto o tutto")
     async def rilancio(self, interaction: discord.Interaction, importo: str) -> None:
-        await self.perform(interaction, ActionKind.RILANCIO, amount=importo)
+        await self.bot.sessions.act(interaction, ActionKind.RILANCIO, amount=importo)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("passo"), description=T("Passa: non apri, oppure lasci la mano"))
     async def passo(self, interaction: discord.Interaction) -> None:
-        await self.perform(interaction, ActionKind.PASSO)
+        await self.bot.sessions.act(interaction, ActionKind.PASSO)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("paròl"), description=T("Paròl: non punti e passi la parola"))
     async def parol(self, interaction: discord.Interaction) -> None:
-        await self.perform(interaction, ActionKind.PAROL)
+        await self.bot.sessions.act(interaction, ActionKind.PAROL)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("punto"), description=T("Punta un importo"))
     @localized_options(importo="Quante fiches: un numero, cip, piatto o tutto")
     async def punto(self, interaction: discord.Interaction, importo: str) -> None:
-        await self.perform(interaction, ActionKind.PUNTO, amount=importo)
+        await self.bot.sessions.act(interaction, ActionKind.PUNTO, amount=importo)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("servito"), description=T("Sei servito: non cambi carte"))
     async def servito(self, interaction: discord.Interaction) -> None:
-        await self.perform(interaction, ActionKind.SERVITO)
+        await self.bot.sessions.act(interaction, ActionKind.SERVITO)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("cambio"), description=T("Cambia delle carte"))
     @localized_options(carte="Le carte da cambiare: per posizione (1 3 5) o per carta (7♠ 9♦)")
     async def cambio(self, interaction: discord.Interaction, carte: str) -> None:
-        await self.perform(interaction, ActionKind.CAMBIO, discards=carte)
+        await self.bot.sessions.act(interaction, ActionKind.CAMBIO, discards=carte)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("buio"), description=T("Apri al buio, prima di vedere le carte"))
     async def buio(self, interaction: discord.Interaction) -> None:
-        await self.perform(interaction, ActionKind.BUIO)
+        await self.bot.sessions.act(interaction, ActionKind.BUIO)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("controbuio"), description=T("Rispondi al buio con il controbuio"))
     async def controbuio(self, interaction: discord.Interaction) -> None:
-        await self.perform(interaction, ActionKind.CONTROBUIO)
+        await self.bot.sessions.act(interaction, ActionKind.CONTROBUIO)
 
     @app_commands.guild_only()
     @app_commands.command(name=T("carte"), description=T("Mostra solo a te le tue carte"))

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
+
+import pytest
 
 from bot import render
 from bot.reading import not_a_number
 from bot.session import NOT_SEATED, not_your_turn
 from cogs import tavolo
 from tests.discord.gioco_support import HEADS_UP, Game, acknowledged_while_busy, heads_up, seats, stacked
+
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"  # an interaction's follow-up messages
 
 # Deal order bob, carol, dave, alice (alice deals first); carol holds the jacks.
 FOUR = stacked(["7s 8d 9c Qs Ad", "Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac"])
@@ -125,6 +130,36 @@ async def test_turn_timers_pass_for_the_player_and_sit_him_out_after_two(harness
     assert already.ephemeral and already.content == "Sei già in gioco."
     assert not any(seat.sitting_out for seat in game.live.view().seats)
     assert len(harness.bot.sessions.timers) == 0, "no timer between hands"
+    game.finish()
+
+
+async def test_a_rientro_that_waited_behind_his_own_leave_is_refused(harness: Any) -> None:
+    """Rientro is judged again under the lock: a player who left the table meanwhile (his seat kept
+    only until the hand ends) is not brought back into the game."""
+    alice, bob, carol = (harness.user(n) for n in ("alice", "bob", "carol"))
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol])
+    await game.start(alice, stacked(["8s 9d Tc Qs Ad", "8d 9c Th Kc Ac", "Jh Js 8c 9h Kd"]))
+    await game.expire()  # bob declines the buio
+    await game.expire()  # bob passes the opening, his second timeout: he sits out
+    assert any(seat.player == bob.id and seat.sitting_out for seat in game.live.view().seats)
+    lock = harness.bot.tables.lock(harness.channel("poker").id)
+    known = set(harness.fake.interactions)
+    await lock.acquire()
+    try:
+        leave = asyncio.get_running_loop().create_task(harness.slash(bob, "tavolo alzati"))
+        await harness.fake.wait_for(lambda: len(set(harness.fake.interactions) - known) == 1, "the leave")
+        await harness.settle()
+        back = asyncio.get_running_loop().create_task(harness.slash(bob, "tavolo rientra"))
+        await harness.fake.wait_for(lambda: len(set(harness.fake.interactions) - known) == 2, "the Rientro")
+        await harness.settle()
+    finally:
+        lock.release()
+    left, refused = await leave, await back
+    await answered(harness, refused)
+    assert left.deferred and refused.deferred
+    assert [m.content for m in refused.followups] == [NOT_SEATED]
+    assert not any(seat.player == bob.id and not seat.sitting_out for seat in game.live.view().seats)
     game.finish()
 
 
@@ -327,6 +362,35 @@ async def test_tavolo_commands_while_the_table_is_busy_are_acknowledged_at_once(
     assert game.live.message_id != previous.id
     assert "Prossima mano" not in {c.get("label") for c in previous.components}
     game.finish()
+
+
+async def test_a_failed_private_note_of_a_busy_table_leaves_its_public_answer_alone(
+    harness: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A command deferred while the table was busy says its public part through the channel, then
+    "done" privately: if only that note fails, the posted message stays the table message (no
+    second one) and nothing is logged as an error."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    harness.bot.tables.queue_deck(harness.channel("poker").id, HEADS_UP)
+    before = len(harness.messages("poker"))
+    note = harness.fake.fail_next("drop", method="POST", route=FOLLOWUP)
+    early, _ = await acknowledged_while_busy(harness, game, lambda: harness.slash(alice, "tavolo inizia"))
+    await harness.fake.wait_for(lambda: note.hits, "the failed note")
+    await harness.settle()
+    assert early == 5
+    dealt = [m for m in harness.messages("poker")[before:] if m.components]
+    assert [m.id for m in dealt] == [game.live.message_id], "one table message, the one posted"
+    before = len(harness.messages("poker"))
+    note = harness.fake.fail_next("drop", method="POST", route=FOLLOWUP)
+    early, _ = await acknowledged_while_busy(harness, game, lambda: harness.slash(bob, "passo"))
+    await harness.fake.wait_for(lambda: note.hits, "the failed note")
+    await harness.settle()
+    assert early == 5
+    said = [m.text() for m in harness.messages("poker")[before:]]
+    assert any(f"<@{bob.id}>" in text for text in said), said
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 async def test_a_player_whose_balance_is_below_the_default_buy_in_is_told_he_brings_all_of_it(

@@ -5,8 +5,12 @@ tests/discord/gioco_support.py, checks every public attachment of every test tha
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+import pytest
+
+from bot import card_pictures
 from bot.card_pictures import BOARD_FILE, HAND_FILE, SHOWDOWN_FILE, showdown_rows
 from bot.pictures import board_png, hand_png, showdown_png
 from bot.pictures.faces import LARGE, SMALL
@@ -130,6 +134,38 @@ async def test_the_showdown_shows_the_hands_with_names(harness: Any) -> None:
     ]
     assert counts == [5] + [2] * len(rows), "the board, then two cards per hand shown"
     assert "mostra" in message.text(), "the result's text stays beside the picture"
+    game.finish()
+
+
+async def test_the_showdown_picture_is_drawn_as_one_of_the_tasks_shutdown_cancels(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawn in a thread after the hand: while it runs it is one of the sessions' tasks, so that
+    `Sessions.close` cancels it rather than let it touch the table after the shutdown."""
+    drawing, release = threading.Event(), threading.Event()
+
+    def slow(*args: Any) -> bytes:
+        drawing.set()
+        release.wait(10)
+        return showdown_png(*args)
+
+    monkeypatch.setattr(card_pictures, "showdown_png", slow)
+    game, first, second = await texas_heads_up(harness, avviso="off")
+    users = {first.id: first, second.id: second}
+    await game.say(first, "vedo")
+    for word in ("paròl",) * 7:
+        await game.say(users[game.table.to_act], word)
+    assert not game.table.hand_running
+    tasks = harness.bot.sessions.tasks
+    try:
+        await harness.fake.wait_for(drawing.is_set, "the drawing")
+        assert [t for t in tasks if t.get_name() == "showdown-picture"], "a task shutdown knows of"
+    finally:
+        release.set()
+    await harness.fake.wait_for(
+        lambda: any(a.filename == SHOWDOWN_FILE for a in game.message.attachments), "the showdown picture"
+    )
+    assert not [t for t in tasks if t.get_name() == "showdown-picture"], "and forgotten once drawn"
     game.finish()
 
 

@@ -13,6 +13,8 @@ import pytest
 from bot.config import ConfigError, Settings
 from bot.timers import ManualClock
 from engine.fairness import verify
+from engine.tournament import step_away
+from tests.discord.gioco_support import stacked
 from tests.discord.torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
@@ -264,6 +266,32 @@ async def test_an_absent_player_is_blinded_away_and_can_come_back(h: Any) -> Non
     await game.play_out()
     assert sorted((await balances(h, [alice, bob])).values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
     assert await h.bot.storage.check() == []
+
+
+async def test_an_away_player_stays_away_through_a_hand_over_at_the_deal(harness_factory: Any) -> None:
+    """Everyone all-in from the forced bets: the deal seats the away player back for that hand, and
+    the hand's end must not take that for his coming back; Rientro then does bring him back."""
+    h = await harness_factory(tournament_pause=600)  # the next hands are dealt here, not by the pause
+    alice, bob = h.user("alice"), h.user("bob")
+    game = Torneo(h)
+    chop = stacked(["2c 3d", "2d 3c"], "2h As Ks Qs 3h Js 4h Ts")  # the board plays: a split pot
+    for _ in range(2):
+        h.bot.tables.queue_deck(game.channel_id, chop)
+    await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=10)
+    await game.join([alice, bob])
+    run = game.run
+    await h.fake.wait_for(lambda: run.tournament.hands_played == 1, "the first hand")
+    async with h.bot.tables.channel(game.channel_id) as live:
+        step_away(live.table, run.tournament, bob.id)
+        dms = await h.bot.tournaments._deal(run, live)
+    await h.bot.sessions.deliver(game.channel_id, dms)
+    assert run.tournament.hands_played == 2, "the second hand ended at the deal too"
+    assert run.tournament.away == {bob.id}
+    back = await h.slash(bob, "tavolo rientra")
+    assert accepted(back), back.content
+    assert run.tournament.away == set()
+    again = await h.slash(bob, "tavolo rientra")
+    assert again.ephemeral and again.content == "Sei già in gioco."
 
 
 def test_the_pause_between_hands_is_a_setting() -> None:
