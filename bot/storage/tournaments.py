@@ -102,17 +102,17 @@ def _row(values: tuple[Any, ...]) -> TournamentRow:
 
 
 async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: str) -> TournamentRow:
-    """Lock the tournament's pool table and read the tournament; refuse when not in ``statuses``."""
-    found = await conn.fetchone("SELECT pool_table_id FROM tournaments WHERE id = ?", (tournament_id,))
-    if found is None:
-        raise TournamentGone("Questo torneo non esiste.")
-    await conn.lock_table(int(found[0]))
+    """Lock the tournament's pool table and read the tournament; refuse when not in ``statuses``.
+
+    The lock and the read are one statement (as `tables._open_table`): PostgreSQL returns the rows
+    as the previous lock holder left them."""
     row = await conn.fetchone(
         f"SELECT {_COLUMNS}, p.owner FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
-        " WHERE t.id = ?",
+        f" WHERE t.id = ?{conn.for_update}",
         (tournament_id,),
     )
-    assert row is not None
+    if row is None:
+        raise TournamentGone("Questo torneo non esiste.")
     tournament, owner = _row(row[:-1]), row[-1]
     tables._check_owner(None if owner is None else str(owner), token)
     if tournament.status not in statuses:
@@ -297,19 +297,15 @@ async def finish(
 
     Idempotent: a tournament already finished is left alone and False is returned (its prizes
     were paid by the transaction that finished it)."""
-    row = await conn.fetchone("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
-    if row is not None and str(row[0]) == "finito":
+    t = await _locked(conn, tournament_id, token, "in_corso", "finito")
+    if t.status == "finito":
         return False
-    t = await _locked(conn, tournament_id, token, "in_corso")
     if any(v < 0 for v in prizes.values()) or sum(prizes.values()) != t.pool:
         raise LedgerMismatch(f"I premi sommano {sum(prizes.values())} fiches, il montepremi {t.pool}.")
-    changed = await conn.execute(
-        "UPDATE tournaments SET status = 'finito', state = ?, finished_at = ?"
-        " WHERE id = ? AND status = 'in_corso'",
+    await conn.execute(
+        "UPDATE tournaments SET status = 'finito', state = ?, finished_at = ? WHERE id = ?",
         (state_json, now, tournament_id),
     )
-    if changed != 1:  # pragma: no cover - the pool table's lock serialises writers
-        return False
     paid = {u: a for u, a in prizes.items() if a}
     await credit_all(conn, t.guild_id, paid.items())
     if t.pool:
