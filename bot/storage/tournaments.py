@@ -218,26 +218,30 @@ async def register(
     await _save_state(conn, tournament_id, state_json)
 
 
-async def _refund(conn: Conn, t: TournamentRow, refunds: Mapping[int, int], now: int) -> int:
-    """Every refund from the pool back to a balance in one movement; returns the pool left."""
-    total = sum(refunds.values())
-    if total > t.pool or any(v < 0 for v in refunds.values()):
-        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può restituirne {total}.")
-    await credit_all(conn, t.guild_id, refunds.items())
-    await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
+async def _pay_out(
+    conn: Conn, t: TournamentRow, amounts: Mapping[int, int], reason: str, now: int, *, whole: bool
+) -> None:
+    """Chips from the pool to balances (refunds or prizes) in one movement; with ``whole`` the
+    amounts must empty the pool exactly (a cancellation, the prizes), else not exceed it."""
+    paid = {u: a for u, a in amounts.items() if a}
+    total = sum(paid.values())
+    if any(v < 0 for v in paid.values()) or total > t.pool or (whole and total != t.pool):
+        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può pagarne {total}.")
+    await credit_all(conn, t.guild_id, paid.items())
+    if total:
+        await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
     await record(
         conn,
         guild_id=t.guild_id,
-        reason="refund",
+        reason=reason,
         entries=[
-            *(Entry("balance", a, user_id=holder(u)) for u, a in refunds.items()),
+            *(Entry("balance", a, user_id=holder(u)) for u, a in paid.items()),
             Entry("pot", -total, table_id=t.pool_table_id),
         ],
         table_id=t.pool_table_id,
         tournament_id=t.id,
         now=now,
     )
-    return t.pool - total
 
 
 async def unregister(
@@ -245,7 +249,7 @@ async def unregister(
 ) -> None:
     """A withdrawal before the start: the buy-in back to the balance, the state without him."""
     t = await _locked(conn, tournament_id, token, "iscrizioni")
-    await _refund(conn, t, {user_id: refund}, now)
+    await _pay_out(conn, t, {user_id: refund}, "refund", now, whole=False)
     await _save_state(conn, tournament_id, state_json)
 
 
@@ -260,9 +264,7 @@ async def cancel(
 ) -> None:
     """Call the tournament off: every buy-in back, the pool emptied and closed."""
     t = await _locked(conn, tournament_id, token, *LIVE)
-    if sum(refunds.values()) != t.pool:
-        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches, i rimborsi {sum(refunds.values())}.")
-    await _refund(conn, t, refunds, now)
+    await _pay_out(conn, t, refunds, "refund", now, whole=True)
     await conn.execute(
         "UPDATE tournaments SET status = 'annullato', state = ?, finished_at = ?, announced = 1 WHERE id = ?",
         (state_json, now, tournament_id),
@@ -300,27 +302,10 @@ async def finish(
     t = await _locked(conn, tournament_id, token, "in_corso", "finito")
     if t.status == "finito":
         return False
-    if any(v < 0 for v in prizes.values()) or sum(prizes.values()) != t.pool:
-        raise LedgerMismatch(f"I premi sommano {sum(prizes.values())} fiches, il montepremi {t.pool}.")
+    await _pay_out(conn, t, prizes, "close", now, whole=True)
     await conn.execute(
         "UPDATE tournaments SET status = 'finito', state = ?, finished_at = ? WHERE id = ?",
         (state_json, now, tournament_id),
-    )
-    paid = {u: a for u, a in prizes.items() if a}
-    await credit_all(conn, t.guild_id, paid.items())
-    if t.pool:
-        await tables._set_pot(conn, t.pool_table_id, t.pool, 0)
-    await record(
-        conn,
-        guild_id=t.guild_id,
-        reason="close",
-        entries=[
-            *(Entry("balance", a, user_id=holder(u)) for u, a in paid.items()),
-            Entry("pot", -t.pool, table_id=t.pool_table_id),
-        ],
-        table_id=t.pool_table_id,
-        tournament_id=tournament_id,
-        now=now,
     )
     await _close_pool(conn, t.pool_table_id, now)
     return True
