@@ -28,26 +28,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import computers, render, tournament_text
 from bot.errors import UserError
-from bot.fair_deck import FairDeck
+from bot.fair_deck import deal_fairly
 from bot.pictures import StandingRow, standings_png
 from bot.storage import StorageError
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
 from engine.errors import EngineError
-from engine.events import HandStarted
 from engine.table import Table
 from engine.tournament import (
     LevelUp,
@@ -290,22 +290,13 @@ class Tournaments:
         _sync_came_back(t, live.table)
         try:
             deck = self.bot.tables.next_deck(run.channel_id)
-            fair = FairDeck.new() if deck is None else None  # a stacked deck (tests) has no commitment
-            table, events = deal(
-                live.table,
-                t,
-                rng=run.rng,
-                deck=deck,
-                committed=fair.cards if fair is not None else None,
-                reshuffle_rng=fair.reshuffle_rng() if fair is not None else None,
+            (table, events), fair = deal_fairly(
+                functools.partial(deal, live.table, t, run.rng), deck, lambda dealt: dealt[1]
             )
         except EngineError as exc:  # pragma: no cover - the engine deals whenever two players have chips
             log.warning("Tournament %s: the next hand cannot be dealt: %s", run.id, exc)
             return []
         live.table, live.options = table, table.options
-        if fair is not None:
-            started = next(e for e in events if isinstance(e, HandStarted))
-            fair = replace(fair, players=len(started.players))
         live.fair = fair
         live.dealt = frozenset(table.seats())
         live.cancelled_hand = None
