@@ -97,7 +97,6 @@ class LiveTournament:
     computers: dict[int, str] = field(default_factory=dict)
     """The level of each computer player entered (negative ids; bot/computers.py)."""
     live: LiveTable | None = None
-    task: asyncio.Task[None] | None = None
     rng: random.Random = field(default_factory=secrets.SystemRandom)
 
     def state(self, running: bool = False) -> dict[str, Any]:
@@ -156,12 +155,11 @@ class Tournaments:
             raise UserError(TOURNAMENT_EXISTS)
         if self.bot.tables.get(channel_id) is not None:
             raise UserError(TABLE_HERE)
-        tournament = Tournament(config)
-        stored = {"tournament": dict(tournament.to_dict()), "table": None, "names": {}, "running": False}
+        run = LiveTournament(self, 0, guild_id, channel_id, creator, 0, Tournament(config))
         row = await self.bot.storage.create_tournament(
-            guild_id, channel_id, creator, str(config.options.variant), dict(config.to_dict()), stored
+            guild_id, channel_id, creator, str(config.options.variant), dict(config.to_dict()), run.state()
         )
-        run = LiveTournament(self, row.id, guild_id, channel_id, creator, row.pool_table_id, tournament)
+        run.id, run.pool_table_id = row.id, row.pool_table_id  # numbered by the database
         self._by_channel[channel_id] = run
         return run
 
@@ -259,7 +257,6 @@ class Tournaments:
 
     def _spawn(self, run: LiveTournament, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro, name=f"torneo-{run.id}")
-        run.task = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

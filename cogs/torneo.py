@@ -48,9 +48,6 @@ class Torneo(
         await defer_privately_if_busy(interaction, self.bot.tables.lock(channel_id))
         return channel_id
 
-    def _embed(self, run: LiveTournament) -> discord.Embed:
-        return tournament_text.status_embed(run.tournament)
-
     @app_commands.command(name=T("nuovo"), description=T("Crea un torneo in questo canale (o thread)"))
     @localized_options(
         variante="Il gioco: poker tradizionale, 32 carte o Texas Hold'em",
@@ -107,7 +104,9 @@ class Torneo(
         async with self.bot.tables.channel(channel_id):
             run = await self.bot.tournaments.create(guild_id, channel_id, interaction.user.id, config)
             text = tournament_text.announcement(interaction.user.id, run.tournament)
-            await public_answer(interaction, self.bot, content=text, embed=self._embed(run))
+            await public_answer(
+                interaction, self.bot, content=text, embed=tournament_text.status_embed(run.tournament)
+            )
 
     @app_commands.command(name=T("iscriviti"), description=T("Iscriviti al torneo pagando l'iscrizione"))
     async def iscriviti(self, interaction: discord.Interaction) -> None:
@@ -177,12 +176,14 @@ class Torneo(
                 f"Il torneo inizia con {len(t.players)} giocatori, posti sorteggiati: "
                 f"{t.level.describe(t.config.options.variant)}."
             )
-            await public_answer(interaction, self.bot, content=text, embed=self._embed(run))
+            await public_answer(
+                interaction, self.bot, content=text, embed=tournament_text.status_embed(run.tournament)
+            )
 
     @app_commands.command(name=T("stato"), description=T("Mostra il torneo di questo canale"))
     async def stato(self, interaction: discord.Interaction) -> None:
         run = self.bot.tournaments.require(channel_of(interaction))
-        await interaction.response.send_message(embed=self._embed(run))
+        await interaction.response.send_message(embed=tournament_text.status_embed(run.tournament))
 
     @app_commands.command(
         name=T("annulla"), description=T("Annulla il torneo prima della prima mano: le iscrizioni tornano")

@@ -63,14 +63,13 @@ class TournamentGone(StorageError):
 
 @dataclass(frozen=True)
 class TournamentRow:
-    """One tournament as stored: ``config`` and ``state`` are the JSON the bot wrote."""
+    """One tournament as stored: ``state`` is the JSON the bot wrote."""
 
     id: int
     guild_id: int
     channel_id: int
     creator_id: int
     pool_table_id: int
-    config: dict[str, Any]
     state: dict[str, Any]
     status: str
     pool: int
@@ -79,20 +78,19 @@ class TournamentRow:
 
 
 _COLUMNS = (
-    "t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, t.config, t.state, t.status,"
+    "t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, t.state, t.status,"
     " p.pot, t.message_id, t.announced"
 )
 
 
 def _row(values: tuple[Any, ...]) -> TournamentRow:
-    tid, guild, channel, creator, pool_table, config, state, status, pot, message, announced = values
+    tid, guild, channel, creator, pool_table, state, status, pot, message, announced = values
     return TournamentRow(
         id=int(tid),
         guild_id=int(guild),
         channel_id=int(channel),
         creator_id=int(creator),
         pool_table_id=int(pool_table),
-        config=json.loads(config),
         state=json.loads(state),
         status=str(status),
         pool=int(pot),
@@ -173,7 +171,6 @@ async def create(
         channel_id,
         creator_id,
         pool_table_id,
-        json.loads(config_json),
         json.loads(state_json),
         "iscrizioni",
         0,
@@ -319,17 +316,14 @@ async def mark_announced(conn: Conn, *, tournament_id: int) -> None:
     await conn.execute("UPDATE tournaments SET announced = 1 WHERE id = ?", (tournament_id,))
 
 
-async def live(
-    conn: Conn, tournament_id: int | None = None, shards: tables.Shards | None = None
-) -> list[TournamentRow]:
-    """The tournaments still to play or to announce (or only ``tournament_id``, whatever its status),
-    of the guilds on ``shards`` when given (as `tables.open_tables`)."""
+async def live(conn: Conn, shards: tables.Shards | None = None) -> list[TournamentRow]:
+    """The tournaments still to play or to announce, of the guilds on ``shards`` when given (as
+    `tables.open_tables`)."""
     where, args = tables._shard_filter(shards, alias="t")
     rows = await conn.fetch(
         f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
-        " WHERE ((CAST(? AS BIGINT) IS NULL AND (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0))"
-        f" OR t.id = ?){where} ORDER BY t.id",
-        (tournament_id, tournament_id, *args),
+        f" WHERE (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0){where} ORDER BY t.id",
+        args,
     )
     return [_row(r) for r in rows]
 
