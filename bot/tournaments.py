@@ -43,7 +43,7 @@ from bot import computers, render, tournament_text
 from bot.errors import UserError
 from bot.fair_deck import deal_fairly
 from bot.pictures import StandingRow, standings_png
-from bot.storage import StorageError
+from bot.storage import LedgerMismatch, StorageError
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
@@ -227,25 +227,25 @@ class Tournaments:
         if t.players and all(computers.is_computer(p) for p in t.players):
             raise UserError(NO_HUMAN)
         before = t.to_dict()
-        t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
-        order = list(t.players)
-        run.rng.shuffle(order)
-        table = seat_entrants(t, order, rng=run.rng)
-        lock = self.bot.tables.lock(run.channel_id)
-        live = LiveTable(
-            id=run.pool_table_id,
-            guild_id=run.guild_id,
-            channel_id=run.channel_id,
-            creator_id=run.creator_id,
-            options=table.options,
-            table=table,
-            lock=lock,
-            settings=self.table_settings,
-            computers=dict(run.computers),
-        )
-        live.tournament = run
-        run.live = live
-        try:
+        try:  # anything failing before the start is stored leaves the registrations as they were
+            t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
+            order = list(t.players)
+            run.rng.shuffle(order)
+            table = seat_entrants(t, order, rng=run.rng)
+            lock = self.bot.tables.lock(run.channel_id)
+            live = LiveTable(
+                id=run.pool_table_id,
+                guild_id=run.guild_id,
+                channel_id=run.channel_id,
+                creator_id=run.creator_id,
+                options=table.options,
+                table=table,
+                lock=lock,
+                settings=self.table_settings,
+                computers=dict(run.computers),
+            )
+            live.tournament = run
+            run.live = live
             await self.bot.storage.start_tournament(run.id, run.state())
         except BaseException:
             run.tournament, run.live = Tournament.from_dict(before), None
@@ -352,8 +352,8 @@ class Tournaments:
             log.warning("Tournament %s: a message to its channel failed: %s", run.id, exc)
 
     async def _finish(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
-        """Store the last boundary with every prize (retried until the database takes it), then
-        post the standings and let the channel go."""
+        """Store the last boundary with every prize (retried until the database takes it, unless the
+        prizes do not match the pool), then post the standings and let the channel go."""
         t = run.tournament
         prizes = {p: prize for p, (_, prize) in t.finishes().items()}
         while True:
@@ -366,6 +366,9 @@ class Tournaments:
                 break
             except UserError:
                 return  # shutting down: the restart replays the last hand and pays then
+            except LedgerMismatch as exc:  # the same every time: a bug for the operator, not a retry
+                log.error("Tournament %s: the prizes do not match its pool, nothing paid: %s", run.id, exc)
+                return
             except StorageError as exc:
                 log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
                 await asyncio.sleep(PAYOUT_RETRY)
@@ -423,8 +426,8 @@ class Tournaments:
         if row.status == "finito":
             self._spawn(run, self._standings(run))
             return
-        self._by_channel[row.channel_id] = run
         if row.status != "in_corso":
+            self._by_channel[row.channel_id] = run
             return
         state = dict(row.state["table"])
         running = bool(row.state.get("running"))
@@ -447,6 +450,7 @@ class Tournaments:
         live.tournament = run
         run.live = live
         t.resume(time.time())
+        self._by_channel[row.channel_id] = run  # only now: a state that cannot be rebuilt leaves nothing
         async with lock:
             self.bot.tables.attach(live)
         if running and row.message_id is not None:
