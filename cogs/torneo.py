@@ -17,10 +17,11 @@ from discord.ext import commands
 from bot import choices, computers, render, tournament_text
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.session import channel_of, defer_privately_if_busy, public_answer
+from bot.session import channel_of, public_answer
 from bot.storage import MAX_CHIPS
 from bot.tournaments import CANCEL_REFUSED, NOT_CREATOR, LiveTournament
 from bot.tree import guild_id_of
+from cogs.busy import busy_channel
 from engine.options import Limit, TableOptions, Variant
 from engine.tournament import PayoutStructure, Ritmo, RitmoUnit, Schedule, ScheduleKind, TournamentConfig
 from engine.tournament.structure import default_schedule
@@ -42,11 +43,6 @@ class Torneo(
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def _busy(self, interaction: discord.Interaction) -> int:
-        channel_id = channel_of(interaction)
-        await defer_privately_if_busy(interaction, self.bot.tables.lock(channel_id))
-        return channel_id
 
     @app_commands.command(name=T("nuovo"), description=T("Crea un torneo in questo canale (o thread)"))
     @localized_options(
@@ -100,7 +96,7 @@ class Torneo(
         config = build_config(
             variante, buyin, fiches, cip, invito, ritmo, unita, struttura, premi, posti, limite, mazzo, tempo
         )
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = await self.bot.tournaments.create(guild_id, channel_id, interaction.user.id, config)
             text = tournament_text.announcement(interaction.user.id, run.tournament)
@@ -111,7 +107,7 @@ class Torneo(
     @app_commands.command(name=T("iscriviti"), description=T("Iscriviti al torneo pagando l'iscrizione"))
     async def iscriviti(self, interaction: discord.Interaction) -> None:
         self.bot.tournaments.require(channel_of(interaction))  # refused at once
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         user = interaction.user
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
@@ -134,7 +130,7 @@ class Torneo(
     @app_commands.choices(livello=choices.LEVELS)
     async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
         self.bot.tournaments.require(channel_of(interaction))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             player, full = await self.bot.tournaments.add_computer(run, interaction.user.id, livello)
@@ -154,7 +150,7 @@ class Torneo(
     )
     async def ritirati(self, interaction: discord.Interaction) -> None:
         self.bot.tournaments.require(channel_of(interaction))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             await self.bot.tournaments.unregister(run, interaction.user.id)
@@ -166,7 +162,7 @@ class Torneo(
     @app_commands.command(name=T("inizia"), description=T("Fai iniziare il torneo (chi l'ha creato)"))
     async def inizia(self, interaction: discord.Interaction) -> None:
         _check_creator(interaction, self.bot.tournaments.require(channel_of(interaction)))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             _check_creator(interaction, run)
@@ -190,7 +186,7 @@ class Torneo(
     )
     async def annulla(self, interaction: discord.Interaction) -> None:
         _check_may_cancel(interaction, self.bot.tournaments.require(channel_of(interaction)))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             _check_may_cancel(interaction, run)
