@@ -231,27 +231,31 @@ class Tournaments:
             t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
             order = list(t.players)
             run.rng.shuffle(order)
-            table = seat_entrants(t, order, rng=run.rng)
-            lock = self.bot.tables.lock(run.channel_id)
-            live = LiveTable(
-                id=run.pool_table_id,
-                guild_id=run.guild_id,
-                channel_id=run.channel_id,
-                creator_id=run.creator_id,
-                options=table.options,
-                table=table,
-                lock=lock,
-                settings=self.table_settings,
-                computers=dict(run.computers),
-            )
-            live.tournament = run
-            run.live = live
+            live = self._table_for(run, seat_entrants(t, order, rng=run.rng))
             await self.bot.storage.start_tournament(run.id, run.state())
         except BaseException:
             run.tournament, run.live = Tournament.from_dict(before), None
             raise
         self.bot.tables.attach(live)
         self._next_hand(run, 0.0)
+
+    def _table_for(self, run: LiveTournament, table: Table, message_id: int | None = None) -> LiveTable:
+        """The tournament's table in the registry's form, linked to the run both ways (not attached)."""
+        live = LiveTable(
+            id=run.pool_table_id,
+            guild_id=run.guild_id,
+            channel_id=run.channel_id,
+            creator_id=run.creator_id,
+            options=table.options,
+            table=table,
+            lock=self.bot.tables.lock(run.channel_id),
+            message_id=message_id,
+            settings=self.table_settings,
+            computers=dict(run.computers),
+        )
+        live.tournament = run
+        run.live = live
+        return live
 
     # Hands ----------------------------------------------------------------------------------------
 
@@ -433,28 +437,13 @@ class Tournaments:
         running = bool(row.state.get("running"))
         # A new hand number after a restart: no component of an older message matches the next hand.
         state["hand_number"] = int(state["hand_number"]) + 1
-        table = Table.from_dict(state, rng=run.rng)
-        lock = self.bot.tables.lock(row.channel_id)
-        live = LiveTable(
-            id=row.pool_table_id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            creator_id=row.creator_id,
-            options=table.options,
-            table=table,
-            lock=lock,
-            message_id=row.message_id,
-            settings=self.table_settings,
-            computers=dict(run.computers),
-        )
-        live.tournament = run
-        run.live = live
+        live = self._table_for(run, Table.from_dict(state, rng=run.rng), row.message_id)
         t.resume(time.time())
         self._by_channel[row.channel_id] = run  # only now: a state that cannot be rebuilt leaves nothing
-        async with lock:
+        async with live.lock:
             self.bot.tables.attach(live)
         if running and row.message_id is not None:
-            live.cancelled_hand = table.hand_number
+            live.cancelled_hand = live.table.hand_number
             session = self.bot.sessions.of(live)
             session.log = [render.CANCELLED_BY_RESTART]
             session.changed()
