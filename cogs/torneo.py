@@ -112,15 +112,7 @@ class Torneo(
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             full = await self.bot.tournaments.register(run, user.id, user.display_name)
-            t = run.tournament
-            text = (
-                f"{render.mention(user.id)} si iscrive al torneo ({len(t.players)} di "
-                f"{t.config.max_players}): montepremi {render.chips(t.pool)}."
-            )
-            if full:
-                await self.bot.tournaments.start(run)
-                text += " Il torneo è al completo: si parte!"
-            await public_answer(interaction, self.bot, content=text)
+            await self._entered(interaction, run, f"{render.mention(user.id)} si iscrive al torneo", full)
 
     @app_commands.command(
         name=T("computer"),
@@ -134,16 +126,22 @@ class Torneo(
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             player, full = await self.bot.tournaments.add_computer(run, interaction.user.id, livello)
-            t = run.tournament
-            text = (
+            who = (
                 f"{render.mention(interaction.user.id)} iscrive {computers.name_of(player)}, giocatore del "
-                f"computer ({livello}), con l'iscrizione pagata dalla casa ({len(t.players)} di "
-                f"{t.config.max_players}): montepremi {render.chips(t.pool)}."
+                f"computer ({livello}), con l'iscrizione pagata dalla casa"
             )
-            if full:
-                await self.bot.tournaments.start(run)
-                text += " Il torneo è al completo: si parte!"
-            await public_answer(interaction, self.bot, content=text)
+            await self._entered(interaction, run, who, full)
+
+    async def _entered(
+        self, interaction: discord.Interaction, run: LiveTournament, who: str, full: bool
+    ) -> None:
+        """Say who entered, how many are in and the pool; a full tournament starts at once."""
+        t = run.tournament
+        text = f"{who} ({len(t.players)} di {t.config.max_players}): montepremi {render.chips(t.pool)}."
+        if full:
+            await self.bot.tournaments.start(run)
+            text += " Il torneo è al completo: si parte!"
+        await public_answer(interaction, self.bot, content=text)
 
     @app_commands.command(
         name=T("ritirati"), description=T("Ritirati prima dell'inizio: l'iscrizione ti torna")
