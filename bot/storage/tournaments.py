@@ -112,7 +112,7 @@ async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: 
     if row is None:
         raise TournamentGone("Questo torneo non esiste.")
     tournament, owner = _row(row[:-1]), row[-1]
-    tables._check_owner(None if owner is None else str(owner), token)
+    tables.check_owner(None if owner is None else str(owner), token)
     if tournament.status not in statuses:
         raise TournamentGone(
             "Questo torneo è già iniziato."
@@ -199,7 +199,7 @@ async def register(
         await ensure_account(conn, t.guild_id, user_id, starting_chips=starting_chips, now=now)
     if buy_in > 0:
         await debit(conn, t.guild_id, holder(user_id), buy_in)
-        await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool + buy_in)
+        await tables.set_pot(conn, t.pool_table_id, t.pool, t.pool + buy_in)
         await record(
             conn,
             guild_id=t.guild_id,
@@ -226,7 +226,7 @@ async def _pay_out(
         raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può pagarne {total}.")
     await credit_all(conn, t.guild_id, paid.items())
     if total:
-        await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
+        await tables.set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
     await record(
         conn,
         guild_id=t.guild_id,
@@ -319,7 +319,7 @@ async def mark_announced(conn: Conn, *, tournament_id: int) -> None:
 async def live(conn: Conn, shards: tables.Shards | None = None) -> list[TournamentRow]:
     """The tournaments still to play or to announce, of the guilds on ``shards`` when given (as
     `tables.open_tables`)."""
-    where, args = tables._shard_filter(shards, alias="t")
+    where, args = tables.shard_filter(shards, alias="t")
     rows = await conn.fetch(
         f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
         f" WHERE (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0){where} ORDER BY t.id",
