@@ -21,13 +21,14 @@ A deck stacked by a test (`TableRegistry.queue_deck`) is dealt as given, without
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 import discord
 
 from engine.cards import Card
+from engine.events import Event, HandStarted
 from engine.fairness import Commitment, new_deck_commitment, parse_reveal, reshuffle_rng
 from engine.options import Mazzo, TableOptions, Variant
 
@@ -65,6 +66,26 @@ class FairDeck:
     def record(self) -> dict[str, str]:
         """What the hand record keeps (only once the hand has ended)."""
         return {"commitment": self.digest, "reveal": self.reveal}
+
+
+T = TypeVar("T")
+
+
+def deal_fairly(
+    start: Callable[..., T], deck: Sequence[Card] | None, events: Callable[[T], Sequence[Event]]
+) -> tuple[T, FairDeck | None]:
+    """Deal a hand from a fresh committed deck order, reshuffles included: ``start`` is
+    ``Table.start_hand`` or the tournament's ``deal`` (their ``deck`` / ``committed`` /
+    ``reshuffle_rng`` arguments), ``events`` picks the deal's events out of what it returns.
+
+    A stacked ``deck`` (tests) is dealt as it is, with no commitment (None). Otherwise the
+    commitment is returned with the number of players dealt in, which the verify command needs."""
+    if deck is not None:
+        return start(list(deck)), None
+    fair = FairDeck.new()
+    dealt = start(committed=fair.cards, reshuffle_rng=fair.reshuffle_rng())
+    started = next(e for e in events(dealt) if isinstance(e, HandStarted))
+    return dealt, replace(fair, players=len(started.players))
 
 
 def verify_command(fair: FairDeck, options: TableOptions) -> str:

@@ -25,18 +25,18 @@ import random
 import secrets
 from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.errors import UserError
-from bot.fair_deck import FairDeck, with_fairness
+from bot.fair_deck import FairDeck, deal_fairly, with_fairness
 from bot.hand_summary import summarize
 from bot.storage import Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.events import Event, HandStarted, StackReleased
+from engine.events import Event, StackReleased
 from engine.options import TableOptions, Variant
 from engine.table import Table, TableView
 
@@ -411,14 +411,7 @@ class TableRegistry:
             deck = queued[0]
         before = live.table.to_dict()
         stacks, pot = _chips(live.table)
-        fair = FairDeck.new() if deck is None else None
-        if fair is None:
-            events = live.table.start_hand(deck=list(deck) if deck is not None else None)
-        else:  # dealt from the committed order, reshuffles included (bot/fair_deck.py)
-            events = live.table.start_hand(committed=fair.cards, reshuffle_rng=fair.reshuffle_rng())
-            started = next(e for e in events if isinstance(e, HandStarted))
-            fair = replace(fair, players=len(started.players))
-        live.fair = fair
+        events, live.fair = deal_fairly(live.table.start_hand, deck, lambda events: events)
         if deck is not None and queued and deck is queued[0]:
             queued.pop(0)
         live.dealt = frozenset(stacks)

@@ -11,7 +11,7 @@ import discord
 from bot.computers import is_computer
 from bot.render import COLOUR, chips, mention, variant_name
 from engine.options import Variant
-from engine.tournament import LevelUp, Phase, PlayerEliminated, Tournament
+from engine.tournament import LevelUp, Phase, PlayerEliminated, Standing, Tournament
 
 __all__ = [
     "announcement",
@@ -80,12 +80,17 @@ def elimination_text(event: PlayerEliminated) -> str:
     return f"{mention(event.player)} è eliminato: {ordinal(event.place)} posto{shared}{prize}."
 
 
+def _final_places(tournament: Tournament) -> list[tuple[int, Standing]]:
+    """Every entrant's final place and standing, best first: the winner, never eliminated, is first."""
+    return [(s.place or 1, s) for s in tournament.standings()]
+
+
 def winners_text(tournament: Tournament) -> str:
     """The final standings, best first."""
     lines = [f"Torneo finito dopo {tournament.hands_played} mani. Classifica finale:"]
-    for standing in tournament.standings():
+    for place, standing in _final_places(tournament):
         prize = f": {chips(standing.prize)}" if standing.prize else ""
-        lines.append(f"{ordinal(standing.place or 1)} {mention(standing.player)}{prize}")
+        lines.append(f"{ordinal(place)} {mention(standing.player)}{prize}")
     return "\n".join(lines)
 
 
@@ -138,7 +143,7 @@ def status_embed(tournament: Tournament, now: float | None = None) -> discord.Em
 
 def picture_rows(tournament: Tournament, names: Mapping[int, str]) -> list[tuple[int, str, int]]:
     """(place, name, prize) of every entrant, best first, for the standings picture."""
-    return [(s.place or 1, names.get(s.player, str(s.player)), s.prize) for s in tournament.standings()]
+    return [(place, names.get(s.player, str(s.player)), s.prize) for place, s in _final_places(tournament)]
 
 
 def refund_text(refunds: Sequence[int], amount: int) -> str:

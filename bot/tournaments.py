@@ -28,26 +28,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import random
 import secrets
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import computers, render, tournament_text
 from bot.errors import UserError
-from bot.fair_deck import FairDeck
+from bot.fair_deck import deal_fairly
 from bot.pictures import StandingRow, standings_png
-from bot.storage import StorageError
+from bot.storage import LedgerMismatch, StorageError
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
 from engine.errors import AlreadySeated, EngineError
-from engine.events import Event, HandStarted
+from engine.events import Event
 from engine.table import Table
 from engine.tournament import (
     LevelUp,
@@ -98,7 +99,6 @@ class LiveTournament:
     computers: dict[int, str] = field(default_factory=dict)
     """The level of each computer player entered (negative ids; bot/computers.py)."""
     live: LiveTable | None = None
-    task: asyncio.Task[None] | None = None
     rng: random.Random = field(default_factory=secrets.SystemRandom)
 
     def state(self, running: bool = False) -> dict[str, Any]:
@@ -166,12 +166,11 @@ class Tournaments:
             raise UserError(TOURNAMENT_EXISTS)
         if self.bot.tables.get(channel_id) is not None:
             raise UserError(TABLE_HERE)
-        tournament = Tournament(config)
-        stored = {"tournament": dict(tournament.to_dict()), "table": None, "names": {}, "running": False}
+        run = LiveTournament(self, 0, guild_id, channel_id, creator, 0, Tournament(config))
         row = await self.bot.storage.create_tournament(
-            guild_id, channel_id, creator, str(config.options.variant), dict(config.to_dict()), stored
+            guild_id, channel_id, creator, str(config.options.variant), dict(config.to_dict()), run.state()
         )
-        run = LiveTournament(self, row.id, guild_id, channel_id, creator, row.pool_table_id, tournament)
+        run.id, run.pool_table_id = row.id, row.pool_table_id  # numbered by the database
         self._by_channel[channel_id] = run
         return run
 
@@ -239,25 +238,11 @@ class Tournaments:
         if t.players and all(computers.is_computer(p) for p in t.players):
             raise UserError(NO_HUMAN)
         before = t.to_dict()
-        t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
-        order = list(t.players)
-        run.rng.shuffle(order)
-        table = seat_entrants(t, order, rng=run.rng)
-        lock = self.bot.tables.lock(run.channel_id)
-        live = LiveTable(
-            id=run.pool_table_id,
-            guild_id=run.guild_id,
-            channel_id=run.channel_id,
-            creator_id=run.creator_id,
-            options=table.options,
-            table=table,
-            lock=lock,
-            settings=self.table_settings,
-            computers=dict(run.computers),
-        )
-        live.tournament = run
-        run.live = live
-        try:
+        try:  # anything failing before the start is stored leaves the registrations as they were
+            t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
+            order = list(t.players)
+            run.rng.shuffle(order)
+            live = self._table_for(run, seat_entrants(t, order, rng=run.rng))
             await self.bot.storage.start_tournament(run.id, run.state())
         except BaseException:
             run.tournament, run.live = Tournament.from_dict(before), None
@@ -265,11 +250,28 @@ class Tournaments:
         self.bot.tables.attach(live)
         self._next_hand(run, 0.0)
 
+    def _table_for(self, run: LiveTournament, table: Table, message_id: int | None = None) -> LiveTable:
+        """The tournament's table in the registry's form, linked to the run both ways (not attached)."""
+        live = LiveTable(
+            id=run.pool_table_id,
+            guild_id=run.guild_id,
+            channel_id=run.channel_id,
+            creator_id=run.creator_id,
+            options=table.options,
+            table=table,
+            lock=self.bot.tables.lock(run.channel_id),
+            message_id=message_id,
+            settings=self.table_settings,
+            computers=dict(run.computers),
+        )
+        live.tournament = run
+        run.live = live
+        return live
+
     # Hands ----------------------------------------------------------------------------------------
 
     def _spawn(self, run: LiveTournament, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro, name=f"torneo-{run.id}")
-        run.task = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -299,22 +301,13 @@ class Tournaments:
         t = run.tournament
         try:
             deck = self.bot.tables.next_deck(run.channel_id)
-            fair = FairDeck.new() if deck is None else None  # a stacked deck (tests) has no commitment
-            table, events = deal(
-                live.table,
-                t,
-                rng=run.rng,
-                deck=deck,
-                committed=fair.cards if fair is not None else None,
-                reshuffle_rng=fair.reshuffle_rng() if fair is not None else None,
+            (table, events), fair = deal_fairly(
+                functools.partial(deal, live.table, t, run.rng), deck, lambda dealt: dealt[1]
             )
         except EngineError as exc:  # pragma: no cover - the engine deals whenever two players have chips
             log.warning("Tournament %s: the next hand cannot be dealt: %s", run.id, exc)
             return []
         live.table, live.options = table, table.options
-        if fair is not None:
-            started = next(e for e in events if isinstance(e, HandStarted))
-            fair = replace(fair, players=len(started.players))
         live.fair = fair
         live.dealt = frozenset(table.seats())
         live.cancelled_hand = None
@@ -370,8 +363,8 @@ class Tournaments:
             log.warning("Tournament %s: a message to its channel failed: %s", run.id, exc)
 
     async def _finish(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
-        """Store the last boundary with every prize (retried until the database takes it), then
-        post the standings and let the channel go."""
+        """Store the last boundary with every prize (retried until the database takes it, unless the
+        prizes do not match the pool), then post the standings and let the channel go."""
         t = run.tournament
         prizes = {p: prize for p, (_, prize) in t.finishes().items()}
         while True:
@@ -384,6 +377,9 @@ class Tournaments:
                 break
             except UserError:
                 return  # shutting down: the restart replays the last hand and pays then
+            except LedgerMismatch as exc:  # the same every time: a bug for the operator, not a retry
+                log.error("Tournament %s: the prizes do not match its pool, nothing paid: %s", run.id, exc)
+                return
             except StorageError as exc:
                 log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
                 await asyncio.sleep(PAYOUT_RETRY)
@@ -441,34 +437,20 @@ class Tournaments:
         if row.status == "finito":
             self._spawn(run, self._standings(run))
             return
-        self._by_channel[row.channel_id] = run
         if row.status != "in_corso":
+            self._by_channel[row.channel_id] = run
             return
         state = dict(row.state["table"])
         running = bool(row.state.get("running"))
         # A new hand number after a restart: no component of an older message matches the next hand.
         state["hand_number"] = int(state["hand_number"]) + 1
-        table = Table.from_dict(state, rng=run.rng)
-        lock = self.bot.tables.lock(row.channel_id)
-        live = LiveTable(
-            id=row.pool_table_id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            creator_id=row.creator_id,
-            options=table.options,
-            table=table,
-            lock=lock,
-            message_id=row.message_id,
-            settings=self.table_settings,
-            computers=dict(run.computers),
-        )
-        live.tournament = run
-        run.live = live
+        live = self._table_for(run, Table.from_dict(state, rng=run.rng), row.message_id)
         t.resume(time.time())
-        async with lock:
+        self._by_channel[row.channel_id] = run  # only now: a state that cannot be rebuilt leaves nothing
+        async with live.lock:
             self.bot.tables.attach(live)
         if running and row.message_id is not None:
-            live.cancelled_hand = table.hand_number
+            live.cancelled_hand = live.table.hand_number
             session = self.bot.sessions.of(live)
             session.log = [render.CANCELLED_BY_RESTART]
             session.changed()

@@ -20,12 +20,13 @@ from discord.ext import commands
 from bot import choices, computers, night_summary, render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.session import DM, channel_of, defer_privately_if_busy, public_answer
+from bot.session import DM, channel_of, public_answer
 from bot.storage import MAX_CHIPS
 from bot.table_settings import TableSettings
 from bot.tables import TABLE_EXISTS, LiveTable
 from bot.tree import guild_id_of
 from bot.turn_calls import parse_ping_after
+from cogs.busy import busy_channel
 from engine.events import Event, PlayerLeft, StackReleased
 from engine.options import TableOptions
 
@@ -58,12 +59,6 @@ class Tavolo(
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def _busy(self, interaction: discord.Interaction) -> int:
-        """The channel of the command; acknowledged now, privately, if its table is busy."""
-        channel_id = channel_of(interaction)
-        await defer_privately_if_busy(interaction, self.bot.tables.lock(channel_id))
-        return channel_id
 
     async def _reply(
         self, interaction: discord.Interaction, live: LiveTable, text: str, events: list[Event] | None = None
@@ -133,7 +128,7 @@ class Tavolo(
         }
         options = TableOptions.from_dict(chosen)  # EngineError with the Italian reason
         settings = TableSettings(ping_after=parse_ping_after(avviso), max_computers=max_computer)
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id) as existing:
             if existing is not None:
                 raise UserError(TABLE_EXISTS)
@@ -151,7 +146,7 @@ class Tavolo(
     ) -> None:
         guild_id = guild_id_of(interaction)
         user_id = interaction.user.id
-        async with self.bot.tables.locked(await self._busy(interaction)) as live:
+        async with self.bot.tables.locked(await busy_channel(interaction, self.bot.tables)) as live:
             amount = buyin
             note = ""
             if amount is None:
@@ -173,7 +168,7 @@ class Tavolo(
     async def alzati(self, interaction: discord.Interaction) -> None:
         channel_id = channel_of(interaction)
         self.bot.sessions.require(channel_id).require_seat(interaction.user.id)  # refused at once
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         dms: list[DM] = []
         async with self.bot.tables.locked(channel_id) as live:
             events, paid = await self.bot.tables.leave(live, interaction.user.id)
@@ -214,7 +209,7 @@ class Tavolo(
     )
     async def chiudi(self, interaction: discord.Interaction) -> None:
         _check_may_close(interaction, self.bot.sessions.require(channel_of(interaction)).live)
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.locked(channel_id) as live:
             _check_may_close(interaction, live)
             payouts = await self.bot.tables.close(live)
@@ -253,7 +248,7 @@ class Tavolo(
     @app_commands.choices(livello=choices.LEVELS)
     async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
         _check_may_add_computer(interaction, self.bot.sessions.require(channel_of(interaction)).live)
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.locked(channel_id) as live:
             player = _check_may_add_computer(interaction, live)
             amount = DEFAULT_BUYIN_CIPS * live.options.cip
@@ -273,7 +268,7 @@ class Tavolo(
     @localized_options(nome="Quale giocatore del computer (se manca: l'ultimo seduto)")
     async def congeda(self, interaction: discord.Interaction, nome: str | None = None) -> None:
         _check_may_dismiss(interaction, self.bot.sessions.require(channel_of(interaction)).live, nome)
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         dms: list[DM] = []
         async with self.bot.tables.locked(channel_id) as live:
             player = _check_may_dismiss(interaction, live, nome)

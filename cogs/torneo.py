@@ -17,10 +17,11 @@ from discord.ext import commands
 from bot import choices, computers, render, tournament_text
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.session import channel_of, defer_privately_if_busy, public_answer
+from bot.session import channel_of, public_answer
 from bot.storage import MAX_CHIPS
 from bot.tournaments import CANCEL_REFUSED, NOT_CREATOR, LiveTournament
 from bot.tree import guild_id_of
+from cogs.busy import busy_channel
 from engine.options import Limit, TableOptions, Variant
 from engine.tournament import PayoutStructure, Ritmo, RitmoUnit, Schedule, ScheduleKind, TournamentConfig
 from engine.tournament.structure import default_schedule
@@ -42,14 +43,6 @@ class Torneo(
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def _busy(self, interaction: discord.Interaction) -> int:
-        channel_id = channel_of(interaction)
-        await defer_privately_if_busy(interaction, self.bot.tables.lock(channel_id))
-        return channel_id
-
-    def _embed(self, run: LiveTournament) -> discord.Embed:
-        return tournament_text.status_embed(run.tournament)
 
     @app_commands.command(name=T("nuovo"), description=T("Crea un torneo in questo canale (o thread)"))
     @localized_options(
@@ -103,29 +96,23 @@ class Torneo(
         config = build_config(
             variante, buyin, fiches, cip, invito, ritmo, unita, struttura, premi, posti, limite, mazzo, tempo
         )
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = await self.bot.tournaments.create(guild_id, channel_id, interaction.user.id, config)
             text = tournament_text.announcement(interaction.user.id, run.tournament)
-            await public_answer(interaction, self.bot, content=text, embed=self._embed(run))
+            await public_answer(
+                interaction, self.bot, content=text, embed=tournament_text.status_embed(run.tournament)
+            )
 
     @app_commands.command(name=T("iscriviti"), description=T("Iscriviti al torneo pagando l'iscrizione"))
     async def iscriviti(self, interaction: discord.Interaction) -> None:
         self.bot.tournaments.require(channel_of(interaction))  # refused at once
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         user = interaction.user
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             full = await self.bot.tournaments.register(run, user.id, user.display_name)
-            t = run.tournament
-            text = (
-                f"{render.mention(user.id)} si iscrive al torneo ({len(t.players)} di "
-                f"{t.config.max_players}): montepremi {render.chips(t.pool)}."
-            )
-            if full:
-                await self.bot.tournaments.start(run)
-                text += " Il torneo è al completo: si parte!"
-            await public_answer(interaction, self.bot, content=text)
+            await self._entered(interaction, run, f"{render.mention(user.id)} si iscrive al torneo", full)
 
     @app_commands.command(
         name=T("computer"),
@@ -135,27 +122,33 @@ class Torneo(
     @app_commands.choices(livello=choices.LEVELS)
     async def computer(self, interaction: discord.Interaction, livello: str = "esperto") -> None:
         self.bot.tournaments.require(channel_of(interaction))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             player, full = await self.bot.tournaments.add_computer(run, interaction.user.id, livello)
-            t = run.tournament
-            text = (
+            who = (
                 f"{render.mention(interaction.user.id)} iscrive {computers.name_of(player)}, giocatore del "
-                f"computer ({livello}), con l'iscrizione pagata dalla casa ({len(t.players)} di "
-                f"{t.config.max_players}): montepremi {render.chips(t.pool)}."
+                f"computer ({livello}), con l'iscrizione pagata dalla casa"
             )
-            if full:
-                await self.bot.tournaments.start(run)
-                text += " Il torneo è al completo: si parte!"
-            await public_answer(interaction, self.bot, content=text)
+            await self._entered(interaction, run, who, full)
+
+    async def _entered(
+        self, interaction: discord.Interaction, run: LiveTournament, who: str, full: bool
+    ) -> None:
+        """Say who entered, how many are in and the pool; a full tournament starts at once."""
+        t = run.tournament
+        text = f"{who} ({len(t.players)} di {t.config.max_players}): montepremi {render.chips(t.pool)}."
+        if full:
+            await self.bot.tournaments.start(run)
+            text += " Il torneo è al completo: si parte!"
+        await public_answer(interaction, self.bot, content=text)
 
     @app_commands.command(
         name=T("ritirati"), description=T("Ritirati prima dell'inizio: l'iscrizione ti torna")
     )
     async def ritirati(self, interaction: discord.Interaction) -> None:
         self.bot.tournaments.require(channel_of(interaction))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             await self.bot.tournaments.unregister(run, interaction.user.id)
@@ -167,7 +160,7 @@ class Torneo(
     @app_commands.command(name=T("inizia"), description=T("Fai iniziare il torneo (chi l'ha creato)"))
     async def inizia(self, interaction: discord.Interaction) -> None:
         _check_creator(interaction, self.bot.tournaments.require(channel_of(interaction)))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             _check_creator(interaction, run)
@@ -177,19 +170,21 @@ class Torneo(
                 f"Il torneo inizia con {len(t.players)} giocatori, posti sorteggiati: "
                 f"{t.level.describe(t.config.options.variant)}."
             )
-            await public_answer(interaction, self.bot, content=text, embed=self._embed(run))
+            await public_answer(
+                interaction, self.bot, content=text, embed=tournament_text.status_embed(run.tournament)
+            )
 
     @app_commands.command(name=T("stato"), description=T("Mostra il torneo di questo canale"))
     async def stato(self, interaction: discord.Interaction) -> None:
         run = self.bot.tournaments.require(channel_of(interaction))
-        await interaction.response.send_message(embed=self._embed(run))
+        await interaction.response.send_message(embed=tournament_text.status_embed(run.tournament))
 
     @app_commands.command(
         name=T("annulla"), description=T("Annulla il torneo prima della prima mano: le iscrizioni tornano")
     )
     async def annulla(self, interaction: discord.Interaction) -> None:
         _check_may_cancel(interaction, self.bot.tournaments.require(channel_of(interaction)))
-        channel_id = await self._busy(interaction)
+        channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
             _check_may_cancel(interaction, run)

@@ -5,7 +5,7 @@ chips twice:
 
 * balances change only by conditional UPDATEs (``balance >= ?``), which PostgreSQL re-checks on the
   newest row version, so two processes can never both spend the same chips;
-* every write to a table first locks the table's row (``SELECT ... FOR UPDATE``, `Conn.lock_table`),
+* every write to a table first locks the table's row (``SELECT ... FOR UPDATE``, `Conn.for_update`),
   then reads seats and hands: a write transaction runs at READ COMMITTED, so after the lock every
   statement sees all that the previous holder committed;
 * reads (`check`, the leaderboard, the history...) run READ ONLY at REPEATABLE READ: one snapshot;
@@ -58,7 +58,7 @@ SESSION_SETTINGS: dict[str, str] = {
 PostgreSQL probes each connection after 30 s of silence, every 10 s, and drops it after 3 probes
 unanswered: the shard locks of a vanished process are free in about a minute instead of after the
 system's keepalive (two hours by default). A connection that stops inside a transaction for a minute
-is ended, so the row locks it held (a table's, `Conn.lock_table`) never stall the process that takes
+is ended, so the row locks it held (a table's, `Conn.for_update`) never stall the process that takes
 its shards over; no transaction of the bot waits on anything but the database. Over a Unix socket
 PostgreSQL ignores the keepalives: that connection ends with its machine anyway."""
 
@@ -102,9 +102,6 @@ class PostgresConn(Conn):
         status = await self._conn.execute(to_dollar(sql), *args)
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
-
-    async def lock_table(self, table_id: int) -> None:
-        await self._conn.execute("SELECT 1 FROM poker_tables WHERE id = $1 FOR UPDATE", table_id)
 
     async def batch(self, statements: Sequence[Statement]) -> list[int]:
         """Several writes as one statement: each a data-modifying WITH query that returns a row per

@@ -3,8 +3,9 @@
 `ledger.py` and `tables.py` are written once against `Conn`, in the SQL both databases accept (`?`
 placeholders, ``RETURNING``, ``ON CONFLICT``, ``CAST(? AS ...)`` where PostgreSQL must know a
 parameter's type). Each backend (`sqlite.py`, `postgres.py`) supplies a `Conn` that runs it: the
-PostgreSQL one rewrites the placeholders to ``$1, $2...`` and locks a table's row when asked; on
-SQLite the whole database is already locked by ``BEGIN IMMEDIATE``, so `lock_table` does nothing.
+PostgreSQL one rewrites the placeholders to ``$1, $2...`` and locks the rows a SELECT ending in
+`Conn.for_update` reads; on SQLite the whole database is already locked by ``BEGIN IMMEDIATE``, so
+`for_update` is empty.
 
 Every statement costs the bot's process a round trip (a hop to aiosqlite's thread, or a message to
 PostgreSQL parsed by asyncpg), so the chip logic writes several rows in one statement: `Conn.rows`
@@ -43,7 +44,7 @@ class Conn(ABC):
 
     for_update = ""
     """Appended to a SELECT of one row to lock it against other writers until the commit (for a
-    table's row, `lock_table` in the same statement; also the house account's, `ledger.fund_house`):
+    table's row, read and locked in one statement; also the house account's, `ledger.fund_house`):
     `` FOR UPDATE`` on PostgreSQL, nothing on SQLite (its write transaction holds the whole file)."""
 
     @abstractmethod
@@ -53,10 +54,6 @@ class Conn(ABC):
     @abstractmethod
     async def execute(self, sql: str, args: Sequence[object] = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-
-    @abstractmethod
-    async def lock_table(self, table_id: int) -> None:
-        """Hold the table's row until the end of the transaction, against writers in other processes."""
 
     async def fetchone(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         rows = await self.fetch(sql, args)
@@ -101,7 +98,7 @@ class Backend(ABC):
 
         A write transaction sees every change committed before it and is never interleaved with
         another write to the same table (SQLite: ``BEGIN IMMEDIATE`` under one lock; PostgreSQL:
-        the table's row lock, `Conn.lock_table`). A read-only one sees one consistent snapshot.
+        the table's row lock, `Conn.for_update`). A read-only one sees one consistent snapshot.
         """
 
     async def hold_shards(self, shard_ids: Collection[int], shard_count: int) -> None:  # noqa: B027

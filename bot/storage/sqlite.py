@@ -53,9 +53,6 @@ class SqliteConn(Conn):
         cursor = await self._conn.execute(sql, args)
         return cursor.rowcount
 
-    async def lock_table(self, table_id: int) -> None:
-        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole database."""
-
 
 class ThreadConn(Conn):
     """The connection as seen from aiosqlite's own thread, inside `SqliteBackend.run`: every call
@@ -79,9 +76,6 @@ class ThreadConn(Conn):
         if self._one_read:
             raise RuntimeError("read_once only reads")
         return self._conn.execute(sql, args).rowcount
-
-    async def lock_table(self, table_id: int) -> None:
-        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the whole database."""
 
 
 def _to_the_end(work: Awaitable[T]) -> T:

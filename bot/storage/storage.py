@@ -652,7 +652,6 @@ class Storage:
 
     async def live_tournaments(
         self,
-        tournament_id: int | None = None,
         *,
         shard_ids: Collection[int] | None = None,
         shard_count: int | None = None,
@@ -660,7 +659,7 @@ class Storage:
         """Tournaments to restore at start-up (registering, playing, or finished but not announced);
         with `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
         shards = _shards(shard_ids, shard_count)
-        return await self._run(lambda conn: tournaments.live(conn, tournament_id, shards), write=False)
+        return await self._run(lambda conn: tournaments.live(conn, shards), write=False)
 
 
 def _shards(shard_ids: Collection[int] | None, shard_count: int | None) -> tables.Shards | None:

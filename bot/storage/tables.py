@@ -50,6 +50,7 @@ __all__ = [
     "begin_hand",
     "buy_in",
     "cash_out",
+    "check_owner",
     "claim_tables",
     "close_table",
     "computer_levels",
@@ -61,6 +62,8 @@ __all__ = [
     "release_mid_hand",
     "running_hands",
     "set_message",
+    "set_pot",
+    "shard_filter",
 ]
 
 _NO_TABLE = "Questo tavolo non esiste o è già stato chiuso."
@@ -70,7 +73,7 @@ Shards = tuple[Collection[int], int]
 the formula Discord uses to place a guild on a gateway shard."""
 
 
-def _shard_filter(shards: Shards | None, alias: str = "poker_tables") -> tuple[str, list[object]]:
+def shard_filter(shards: Shards | None, alias: str = "poker_tables") -> tuple[str, list[object]]:
     """A WHERE fragment (starting with AND) and its arguments; nothing when `shards` is None."""
     if shards is None:
         return "", []
@@ -79,7 +82,7 @@ def _shard_filter(shards: Shards | None, alias: str = "poker_tables") -> tuple[s
     return f" AND (({alias}.guild_id >> 22) % ?) IN ({placeholders(len(wanted))})", [count, *wanted]
 
 
-def _check_owner(owner: str | None, token: str | None) -> None:
+def check_owner(owner: str | None, token: str | None) -> None:
     """A table with an owner may be written only by the process holding that owner's token."""
     if owner is not None and owner != token:
         raise TableNotOwned("Questo tavolo è gestito da un altro processo del bot: riprova tra poco.")
@@ -100,7 +103,7 @@ async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int
     if row is None:
         raise TableNotFound(_NO_TABLE)
     guild_id, pot, owner = row
-    _check_owner(owner, token)
+    check_owner(owner, token)
     return int(guild_id), int(pot)
 
 
@@ -175,7 +178,7 @@ def _set_stacks(conn: Conn, table_id: int, changes: list[tuple[int, int, int]]) 
 _STACK_CHANGE = (("user_id", "BIGINT"), ("old_stack", "BIGINT"), ("new_stack", "BIGINT"))
 
 
-async def _set_pot(conn: Conn, table_id: int, old: int, new: int) -> None:
+async def set_pot(conn: Conn, table_id: int, old: int, new: int) -> None:
     changed = await conn.execute(
         "UPDATE poker_tables SET pot = ? WHERE id = ? AND pot = ?", (new, table_id, old)
     )
@@ -370,7 +373,7 @@ async def begin_hand(
     )
     if row is None:
         raise TableNotFound(_NO_TABLE)
-    _check_owner(row[1], token)
+    check_owner(row[1], token)
     db_pot = int(row[0])
     started = await conn.fetch(
         "INSERT INTO hands (table_id, number, started_at, start_pot, start_state)"
@@ -512,7 +515,7 @@ async def close_table(
 
 async def running_hands(conn: Conn, shards: Shards | None = None) -> list[tuple[int, int]]:
     """(table_id, hand_id) of every hand that was started and never finished (in the given shards)."""
-    where, args = _shard_filter(shards, "t")
+    where, args = shard_filter(shards, "t")
     rows = await conn.fetch(
         "SELECT h.table_id, h.id FROM hands AS h JOIN poker_tables AS t ON t.id = h.table_id"
         f" WHERE h.status = 'running' AND t.status = 'open'{where} ORDER BY h.table_id",
@@ -568,7 +571,7 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
             entries.append(Entry("seat", -stack, user_id=user_id, table_id=table_id))
             entries.append(Entry("balance", stack, user_id=holder(user_id)))
     if db_pot != start_pot:
-        await _set_pot(conn, table_id, db_pot, start_pot)
+        await set_pot(conn, table_id, db_pot, start_pot)
         entries.append(Entry("pot", start_pot - db_pot, table_id=table_id))
     if sum(e.amount for e in entries) != 0:
         # The seats, the pot or the snapshot were changed behind the ledger's back: restoring the
@@ -606,7 +609,7 @@ async def claim_tables(conn: Conn, *, shards: Shards, token: str) -> list[int]:
     The UPDATE takes each row's lock, so it waits for a write still running on a table under its
     previous owner; from the commit on, only `token` may write to these tables.
     """
-    where, args = _shard_filter(shards)
+    where, args = shard_filter(shards)
     rows = await conn.fetch(
         f"UPDATE poker_tables SET owner = ? WHERE status = 'open'{where} RETURNING id", [token, *args]
     )
@@ -621,7 +624,7 @@ async def open_tables(
     One statement whatever the number of tables (`Storage.table` runs it without a transaction on
     PostgreSQL): each table's row (kind 0) followed by its seats (kind 1: table, user, stack).
     """
-    where, args = _shard_filter(shards)
+    where, args = shard_filter(shards)
     chosen = (
         "FROM poker_tables WHERE status = 'open' AND (CAST(? AS BIGINT) IS NULL OR id = ?)"
         # A tournament's prize pool is a pot of its own row: no table to play (bot/storage/tournaments.py).

@@ -63,14 +63,13 @@ class TournamentGone(StorageError):
 
 @dataclass(frozen=True)
 class TournamentRow:
-    """One tournament as stored: ``config`` and ``state`` are the JSON the bot wrote."""
+    """One tournament as stored: ``state`` is the JSON the bot wrote."""
 
     id: int
     guild_id: int
     channel_id: int
     creator_id: int
     pool_table_id: int
-    config: dict[str, Any]
     state: dict[str, Any]
     status: str
     pool: int
@@ -79,20 +78,19 @@ class TournamentRow:
 
 
 _COLUMNS = (
-    "t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, t.config, t.state, t.status,"
+    "t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, t.state, t.status,"
     " p.pot, t.message_id, t.announced"
 )
 
 
 def _row(values: tuple[Any, ...]) -> TournamentRow:
-    tid, guild, channel, creator, pool_table, config, state, status, pot, message, announced = values
+    tid, guild, channel, creator, pool_table, state, status, pot, message, announced = values
     return TournamentRow(
         id=int(tid),
         guild_id=int(guild),
         channel_id=int(channel),
         creator_id=int(creator),
         pool_table_id=int(pool_table),
-        config=json.loads(config),
         state=json.loads(state),
         status=str(status),
         pool=int(pot),
@@ -102,19 +100,19 @@ def _row(values: tuple[Any, ...]) -> TournamentRow:
 
 
 async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: str) -> TournamentRow:
-    """Lock the tournament's pool table and read the tournament; refuse when not in ``statuses``."""
-    found = await conn.fetchone("SELECT pool_table_id FROM tournaments WHERE id = ?", (tournament_id,))
-    if found is None:
-        raise TournamentGone("Questo torneo non esiste.")
-    await conn.lock_table(int(found[0]))
+    """Lock the tournament's pool table and read the tournament; refuse when not in ``statuses``.
+
+    The lock and the read are one statement (as `tables._open_table`): PostgreSQL returns the rows
+    as the previous lock holder left them."""
     row = await conn.fetchone(
         f"SELECT {_COLUMNS}, p.owner FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
-        " WHERE t.id = ?",
+        f" WHERE t.id = ?{conn.for_update}",
         (tournament_id,),
     )
-    assert row is not None
+    if row is None:
+        raise TournamentGone("Questo torneo non esiste.")
     tournament, owner = _row(row[:-1]), row[-1]
-    tables._check_owner(None if owner is None else str(owner), token)
+    tables.check_owner(None if owner is None else str(owner), token)
     if tournament.status not in statuses:
         raise TournamentGone(
             "Questo torneo è già iniziato."
@@ -173,7 +171,6 @@ async def create(
         channel_id,
         creator_id,
         pool_table_id,
-        json.loads(config_json),
         json.loads(state_json),
         "iscrizioni",
         0,
@@ -202,7 +199,7 @@ async def register(
         await ensure_account(conn, t.guild_id, user_id, starting_chips=starting_chips, now=now)
     if buy_in > 0:
         await debit(conn, t.guild_id, holder(user_id), buy_in)
-        await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool + buy_in)
+        await tables.set_pot(conn, t.pool_table_id, t.pool, t.pool + buy_in)
         await record(
             conn,
             guild_id=t.guild_id,
@@ -218,26 +215,30 @@ async def register(
     await _save_state(conn, tournament_id, state_json)
 
 
-async def _refund(conn: Conn, t: TournamentRow, refunds: Mapping[int, int], now: int) -> int:
-    """Every refund from the pool back to a balance in one movement; returns the pool left."""
-    total = sum(refunds.values())
-    if total > t.pool or any(v < 0 for v in refunds.values()):
-        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può restituirne {total}.")
-    await credit_all(conn, t.guild_id, refunds.items())
-    await tables._set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
+async def _pay_out(
+    conn: Conn, t: TournamentRow, amounts: Mapping[int, int], reason: str, now: int, *, whole: bool
+) -> None:
+    """Chips from the pool to balances (refunds or prizes) in one movement; with ``whole`` the
+    amounts must empty the pool exactly (a cancellation, the prizes), else not exceed it."""
+    paid = {u: a for u, a in amounts.items() if a}
+    total = sum(paid.values())
+    if any(v < 0 for v in paid.values()) or total > t.pool or (whole and total != t.pool):
+        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches: non può pagarne {total}.")
+    await credit_all(conn, t.guild_id, paid.items())
+    if total:
+        await tables.set_pot(conn, t.pool_table_id, t.pool, t.pool - total)
     await record(
         conn,
         guild_id=t.guild_id,
-        reason="refund",
+        reason=reason,
         entries=[
-            *(Entry("balance", a, user_id=holder(u)) for u, a in refunds.items()),
+            *(Entry("balance", a, user_id=holder(u)) for u, a in paid.items()),
             Entry("pot", -total, table_id=t.pool_table_id),
         ],
         table_id=t.pool_table_id,
         tournament_id=t.id,
         now=now,
     )
-    return t.pool - total
 
 
 async def unregister(
@@ -245,7 +246,7 @@ async def unregister(
 ) -> None:
     """A withdrawal before the start: the buy-in back to the balance, the state without him."""
     t = await _locked(conn, tournament_id, token, "iscrizioni")
-    await _refund(conn, t, {user_id: refund}, now)
+    await _pay_out(conn, t, {user_id: refund}, "refund", now, whole=False)
     await _save_state(conn, tournament_id, state_json)
 
 
@@ -260,9 +261,7 @@ async def cancel(
 ) -> None:
     """Call the tournament off: every buy-in back, the pool emptied and closed."""
     t = await _locked(conn, tournament_id, token, *LIVE)
-    if sum(refunds.values()) != t.pool:
-        raise LedgerMismatch(f"Il montepremi ha {t.pool} fiches, i rimborsi {sum(refunds.values())}.")
-    await _refund(conn, t, refunds, now)
+    await _pay_out(conn, t, refunds, "refund", now, whole=True)
     await conn.execute(
         "UPDATE tournaments SET status = 'annullato', state = ?, finished_at = ?, announced = 1 WHERE id = ?",
         (state_json, now, tournament_id),
@@ -297,34 +296,13 @@ async def finish(
 
     Idempotent: a tournament already finished is left alone and False is returned (its prizes
     were paid by the transaction that finished it)."""
-    row = await conn.fetchone("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
-    if row is not None and str(row[0]) == "finito":
+    t = await _locked(conn, tournament_id, token, "in_corso", "finito")
+    if t.status == "finito":
         return False
-    t = await _locked(conn, tournament_id, token, "in_corso")
-    if any(v < 0 for v in prizes.values()) or sum(prizes.values()) != t.pool:
-        raise LedgerMismatch(f"I premi sommano {sum(prizes.values())} fiches, il montepremi {t.pool}.")
-    changed = await conn.execute(
-        "UPDATE tournaments SET status = 'finito', state = ?, finished_at = ?"
-        " WHERE id = ? AND status = 'in_corso'",
+    await _pay_out(conn, t, prizes, "close", now, whole=True)
+    await conn.execute(
+        "UPDATE tournaments SET status = 'finito', state = ?, finished_at = ? WHERE id = ?",
         (state_json, now, tournament_id),
-    )
-    if changed != 1:  # pragma: no cover - the pool table's lock serialises writers
-        return False
-    paid = {u: a for u, a in prizes.items() if a}
-    await credit_all(conn, t.guild_id, paid.items())
-    if t.pool:
-        await tables._set_pot(conn, t.pool_table_id, t.pool, 0)
-    await record(
-        conn,
-        guild_id=t.guild_id,
-        reason="close",
-        entries=[
-            *(Entry("balance", a, user_id=holder(u)) for u, a in paid.items()),
-            Entry("pot", -t.pool, table_id=t.pool_table_id),
-        ],
-        table_id=t.pool_table_id,
-        tournament_id=tournament_id,
-        now=now,
     )
     await _close_pool(conn, t.pool_table_id, now)
     return True
@@ -338,17 +316,14 @@ async def mark_announced(conn: Conn, *, tournament_id: int) -> None:
     await conn.execute("UPDATE tournaments SET announced = 1 WHERE id = ?", (tournament_id,))
 
 
-async def live(
-    conn: Conn, tournament_id: int | None = None, shards: tables.Shards | None = None
-) -> list[TournamentRow]:
-    """The tournaments still to play or to announce (or only ``tournament_id``, whatever its status),
-    of the guilds on ``shards`` when given (as `tables.open_tables`)."""
-    where, args = tables._shard_filter(shards, alias="t")
+async def live(conn: Conn, shards: tables.Shards | None = None) -> list[TournamentRow]:
+    """The tournaments still to play or to announce, of the guilds on ``shards`` when given (as
+    `tables.open_tables`)."""
+    where, args = tables.shard_filter(shards, alias="t")
     rows = await conn.fetch(
         f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
-        " WHERE ((CAST(? AS BIGINT) IS NULL AND (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0))"
-        f" OR t.id = ?){where} ORDER BY t.id",
-        (tournament_id, tournament_id, *args),
+        f" WHERE (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0){where} ORDER BY t.id",
+        args,
     )
     return [_row(r) for r in rows]
 

@@ -81,8 +81,9 @@ def release_carried_pot(table: Table, rng: random.Random | None = None) -> Table
     home = table.close()  # the shares of the carried pot; ``table`` is left empty and dropped
     for entry in state["seats"]:
         entry["stack"] = home[entry["player"]]
-    state["carried"], state["carried_by"], state["level"] = 0, [], 11
-    state["parol_target"], state["parol_paid"], state["no_invito"] = 0, [], False
+    state.update(
+        {"carried": 0, "carried_by": [], "parol_target": 0, "parol_paid": [], "no_invito": False, "level": 11}
+    )
     return Table.from_dict(state, rng=_same_rng(table, rng))
 
 

@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
+from bot import tournaments as bot_tournaments
 from bot.config import ConfigError, Settings
 from bot.timers import ManualClock
+from engine.errors import EngineError
 from engine.fairness import verify
-from engine.tournament import step_away
+from engine.tournament import Phase, step_away
 from tests.discord.gioco_support import stacked
 from tests.discord.torneo_support import STARTING, Torneo, accepted
 
@@ -374,3 +376,28 @@ async def test_every_tournament_hand_commits_to_its_deck_and_publishes_the_match
             assert hashlib.sha256(revealed[0].encode()).hexdigest() == digest
             assert verify(revealed[0], digest)
     assert sum(bool(reveal_re.findall(m.text())) for m in hands) >= 1
+
+
+async def test_a_start_that_fails_before_it_is_stored_leaves_the_registrations_as_they_were(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = [h.user(n) for n in ("alice", "bob")]
+    game = Torneo(h)
+    await game.announce(users[0], "texas", buyin=BUY_IN, posti=3)
+    await game.join(users)
+
+    def no_seats(*args: Any, **kwargs: Any) -> Any:
+        raise EngineError("i posti non si possono sorteggiare")
+
+    real = bot_tournaments.seat_entrants
+    monkeypatch.setattr(bot_tournaments, "seat_entrants", no_seats)
+    run = game.run
+    async with h.bot.tables.channel(game.channel_id):
+        with pytest.raises(EngineError):
+            await h.bot.tournaments.start(run)
+    assert (run.tournament.phase, run.live) == (Phase.ISCRIZIONI, None)
+    assert run.tournament.players == [u.id for u in users]
+    monkeypatch.setattr(bot_tournaments, "seat_entrants", real)
+    reply = await h.slash(users[0], "torneo inizia")
+    assert not reply.ephemeral, reply.content
+    await h.fake.wait_for(lambda: game.live is not None and game.live.table.hand_running, "the first hand")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import signal
@@ -16,10 +17,11 @@ from typing import Any
 import pytest
 
 from bot import render
-from bot.storage import Storage, StorageError
+from bot import tournaments as bot_tournaments
+from bot.storage import LedgerMismatch, Storage, StorageError
 from bot.storage import tournaments as stored_tournaments
 from engine.tournament import Phase
-from fakediscord import FakeDiscord
+from fakediscord import ErrorWatch, FakeDiscord
 from tests.discord.torneo_support import STARTING, Torneo, accepted
 
 BUY_IN = 50
@@ -262,3 +264,54 @@ async def test_a_killed_bot_process_loses_no_buy_in(
     have = await balances(h, [alice, bob])
     assert sorted(have.values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
     assert await h.bot.storage.check() == []
+
+
+async def test_prizes_that_do_not_match_the_pool_are_logged_once_and_not_retried(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `LedgerMismatch` fails the same way at every attempt: one ERROR naming the tournament for
+    the operator, and the payout loop stops (a database hiccup, above, is retried instead)."""
+    users = [h.user(n) for n in ("alice", "bob")]
+    game = await started(h, users, fiches=100)
+    attempts = 0
+
+    async def mismatched(*args: Any, **kwargs: Any) -> bool:
+        nonlocal attempts
+        attempts += 1
+        raise LedgerMismatch("I premi sommano 99 fiches, il montepremi 100.")
+
+    monkeypatch.setattr(stored_tournaments, "finish", mismatched)
+    monkeypatch.setattr(bot_tournaments, "PAYOUT_RETRY", 0.01)
+    watch = next(f.__self__ for f in h.fake.failures if isinstance(getattr(f, "__self__", None), ErrorWatch))
+    h.fake.failures.remove(watch.check)  # the one ERROR this test expects is checked below
+    run = game.run
+    await game.play_out_until(lambda: run.tournament.phase is Phase.FINITO)
+    await h.fake.wait_for(lambda: not h.bot.tournaments._tasks, "the payout to give up")
+    assert [(r.levelno, r.getMessage().split(":")[0]) for r in watch.records] == [
+        (logging.ERROR, f"Tournament {run.id}")
+    ]
+    watch.reported = len(watch.records)
+    h.fake.failures.append(watch.check)
+    assert attempts == 1
+    assert await balances(h, users) == {u.id: STARTING - BUY_IN for u in users}, "nothing paid"
+    assert await h.bot.storage.check() == []
+
+
+async def test_a_running_tournament_whose_table_cannot_be_rebuilt_holds_no_channel(h: Any) -> None:
+    """Restored only once its table is rebuilt: a stored table that cannot be read is logged (one
+    ERROR for the operator) and leaves the channel free, not held by a tournament with no table."""
+    users = [h.user(n) for n in ("alice", "bob")]
+    game = await started(h, users)
+    await h.close()
+    with sqlite3.connect(h.database_path) as conn:
+        (state,) = conn.execute("SELECT state FROM tournaments").fetchone()
+        broken = json.loads(state) | {"table": {"seats": "?"}}
+        conn.execute("UPDATE tournaments SET state = ?", (json.dumps(broken),))
+    watch = next(f.__self__ for f in h.fake.failures if isinstance(getattr(f, "__self__", None), ErrorWatch))
+    h.fake.failures.remove(watch.check)  # the one ERROR this test expects is checked below
+    await h.start()
+    assert [r.getMessage() for r in watch.records] == ["Tournament 1 could not be restored; left as it is"]
+    watch.reported = len(watch.records)
+    h.fake.failures.append(watch.check)
+    assert h.bot.tournaments.get(game.channel_id) is None
+    assert h.bot.tables.get(game.channel_id) is None

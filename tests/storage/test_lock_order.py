@@ -204,3 +204,32 @@ async def test_a_transaction_aborted_as_a_deadlock_is_run_again(store: Storage, 
         await backend.run(partial(credit_once_after, BUSY_ATTEMPTS), write=True)
     assert len(tries) == BUSY_ATTEMPTS
     assert await store.balance(GUILD, ALICE) == STARTING + 1
+
+
+async def test_two_payouts_of_one_tournament_at_once_pay_once_and_neither_fails(
+    store: Storage, pg: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart that replays the payout while the first one is still committing: the second waits for
+    the pool table's lock, then finds the tournament finished and returns False (no refusal to retry)."""
+    tid, t = await announced(store)
+    await register(store, tid, t, ALICE, BOB)
+    await store.start_tournament(tid, state(t))
+
+    real = ledger.credit_all
+    holding = asyncio.Event()
+    first: asyncio.Task[bool] | None = None
+
+    async def credit_all(conn: Any, guild_id: int, amounts: Any) -> None:
+        await real(conn, guild_id, amounts)
+        if asyncio.current_task() is first and not holding.is_set():
+            holding.set()  # the first payout holds the pool table: let the second one run into it
+            await until(lambda: _waiting(pg))
+
+    monkeypatch.setattr(tournaments, "credit_all", credit_all)
+    prizes = {ALICE: 2 * BUY_IN, BOB: 0}
+    first = asyncio.create_task(store.finish_tournament(tid, prizes, state(t)))
+    await holding.wait()
+    second = asyncio.create_task(store.finish_tournament(tid, prizes, state(t)))
+    assert await asyncio.gather(first, second, return_exceptions=True) == [True, False]
+    assert await store.balance(GUILD, ALICE) == STARTING + BUY_IN
+    assert await store.check() == []
