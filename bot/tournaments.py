@@ -41,9 +41,9 @@ import discord
 
 from bot import computers, render, tournament_text
 from bot.errors import UserError
-from bot.fair_deck import deal_fairly
+from bot.fair_deck import deal_fairly, with_fairness
 from bot.pictures import StandingRow, standings_png
-from bot.storage import LedgerMismatch, StorageError
+from bot.storage import LedgerMismatch, StorageError, TournamentHand
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
@@ -316,7 +316,9 @@ class Tournaments:
         session.repost()
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         try:
-            await self.bot.storage.save_tournament(run.id, run.state(running=True))
+            await self.bot.storage.save_tournament(
+                run.id, run.state(running=True), TournamentHand(table.hand_number)
+            )
         except StorageError as exc:
             log.warning("Tournament %s: the dealt hand was not noted: %s", run.id, exc)
         if not table.hand_running:  # everyone all-in from the forced bets: over at once
@@ -330,17 +332,18 @@ class Tournaments:
     async def hand_ended(self, run: LiveTournament, live: LiveTable) -> None:
         """The hand boundary (under the lock): the stacks to the tournament, the state stored."""
         t = run.tournament
+        hand = TournamentHand(live.table.hand_number, with_fairness(live.table.hand_record(), live.fair))
         events = close_hand(live.table, t, now=time.time())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
             try:
-                await self.bot.storage.save_tournament(run.id, run.state())
+                await self.bot.storage.save_tournament(run.id, run.state(), hand)
             except StorageError as exc:
                 log.warning("Tournament %s: the hand boundary was not stored: %s", run.id, exc)
             self._spawn(run, self._after_hand(run, events))
             return
         self.bot.sessions.timers.cancel(run.channel_id)
-        self._spawn(run, self._finish(run, events))
+        self._spawn(run, self._finish(run, events, hand))
 
     async def _after_hand(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
         await self._announce(run, events)
@@ -362,15 +365,15 @@ class Tournaments:
         except (discord.HTTPException, OSError) as exc:
             log.warning("Tournament %s: a message to its channel failed: %s", run.id, exc)
 
-    async def _finish(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
-        """Store the last boundary with every prize (retried until the database takes it, unless the
+    async def _finish(self, run: LiveTournament, events: list[TournamentEvent], hand: TournamentHand) -> None:
+        """Store the last boundary and hand with every prize (retried until the database takes it, unless the
         prizes do not match the pool), then post the standings and let the channel go."""
         t = run.tournament
         prizes = {p: prize for p, (_, prize) in t.finishes().items()}
         while True:
             try:
                 async with self.bot.tables.channel(run.channel_id):
-                    await self.bot.storage.finish_tournament(run.id, prizes, run.state())
+                    await self.bot.storage.finish_tournament(run.id, prizes, run.state(), hand)
                     if run.live is not None:
                         await self.bot.sessions.of(run.live).flush(2.0)  # the last hand's result shown
                         self._let_go(run.live)

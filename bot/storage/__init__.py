@@ -36,6 +36,7 @@ from bot.storage.models import (
     StoredHand,
     TableRow,
     TableSessionSummary,
+    TournamentHand,
     VariantStats,
 )
 from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, Storage
@@ -69,6 +70,7 @@ __all__ = [
     "TableNotOwned",
     "TableRow",
     "TableSessionSummary",
+    "TournamentHand",
     "UnknownPlayer",
     "VariantStats",
 ]

@@ -37,6 +37,7 @@ TABLES: dict[str, str] = {
     "hand_seats": "hand_id, user_id",
     "hand_players": "hand_id, user_id",
     "tournaments": "id",
+    "tournament_hands": "tournament_id, number",
     "movements": "id",
     "entries": "id",
     "computers": "table_id, user_id",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -17,6 +18,7 @@ __all__ = [
     "StoredHand",
     "TableRow",
     "TableSessionSummary",
+    "TournamentHand",
     "VariantStats",
 ]
 
@@ -182,3 +184,12 @@ class StoredHand:
     record: dict[str, Any] | None
     last_number: int
     """The number of the table's latest hand (the replay names the range of hands that exist)."""
+
+
+@dataclass(frozen=True)
+class TournamentHand:
+    """A tournament hand noted together with the tournament's state, for `/mano` at its table:
+    dealt when `record` is None, over when it is the engine's record (with the fair deck's reveal)."""
+
+    number: int
+    record: Mapping[str, Any] | None = None

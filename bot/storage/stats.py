@@ -187,20 +187,31 @@ async def table_summary(conn: Conn, table_id: int) -> TableSessionSummary | None
 async def stored_hand(conn: Conn, channel_id: int, number: int | None) -> StoredHand | None:
     """Hand `number` of the channel's latest table (the open one, or the last closed), or its latest
     hand that is over when `number` is None. None when the channel never had a table; status
-    ``'missing'`` (and no record) when that table has no such hand."""
+    ``'missing'`` (and no record) when that table has no such hand.
+
+    A tournament's table is its pool table (bot/storage/tournaments.py): its hands are the rows of
+    `tournament_hands`, numbered by the tournament's table like a cash table's `hands`."""
     table = await conn.fetchone(
-        "SELECT t.id, t.variant, (SELECT COALESCE(MAX(h.number), 0) FROM hands AS h WHERE h.table_id = t.id)"
-        " FROM poker_tables AS t WHERE t.channel_id = ? ORDER BY t.id DESC LIMIT 1",
+        "SELECT t.id, t.variant, r.id, COALESCE("
+        "(SELECT MAX(h.number) FROM hands AS h WHERE h.table_id = t.id),"
+        " (SELECT MAX(h.number) FROM tournament_hands AS h WHERE h.tournament_id = r.id), 0)"
+        " FROM poker_tables AS t LEFT JOIN tournaments AS r ON r.pool_table_id = t.id"
+        " WHERE t.channel_id = ? ORDER BY t.id DESC LIMIT 1",
         (channel_id,),
     )
     if table is None:
         return None
-    table_id, variant, last = int(table[0]), str(table[1]), int(table[2])
+    table_id, variant, last = int(table[0]), str(table[1]), int(table[3])
+    source, column, key = (
+        ("hands", "table_id", table_id)
+        if table[2] is None
+        else ("tournament_hands", "tournament_id", int(table[2]))
+    )
     hand = await conn.fetchone(
-        "SELECT number, status, record FROM hands WHERE table_id = ?"
+        f"SELECT number, status, record FROM {source} WHERE {column} = ?"
         " AND (CAST(? AS BIGINT) IS NULL AND status <> 'running' OR number = ?)"
         " ORDER BY number DESC LIMIT 1",
-        (table_id, number, number),
+        (key, number, number),
     )
     if hand is None:
         return StoredHand(

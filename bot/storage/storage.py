@@ -45,6 +45,7 @@ from bot.storage.models import (
     StoredHand,
     TableRow,
     TableSessionSummary,
+    TournamentHand,
     VariantStats,
 )
 from bot.storage.postgres import PostgresBackend
@@ -83,6 +84,12 @@ def _utcnow() -> datetime:
 
 def _dump(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _hand_note(hand: TournamentHand | None) -> tournaments.HandNote | None:
+    if hand is None:
+        return None
+    return tournaments.HandNote(hand.number, None if hand.record is None else _dump(hand.record))
 
 
 def _amount(amount: object) -> int:
@@ -620,22 +627,37 @@ class Storage:
             )
         )
 
-    async def save_tournament(self, tournament_id: int, state: Mapping[str, Any]) -> None:
-        """The state at a hand boundary: the tournament and its table in one write."""
+    async def save_tournament(
+        self, tournament_id: int, state: Mapping[str, Any], hand: TournamentHand | None = None
+    ) -> None:
+        """The state at a deal or a hand boundary: the tournament, its table and that hand in one write."""
         await self._run(
-            partial(tournaments.save, tournament_id=tournament_id, state_json=_dump(state), token=self._owner)
+            partial(
+                tournaments.save,
+                tournament_id=tournament_id,
+                state_json=_dump(state),
+                hand=_hand_note(hand),
+                token=self._owner,
+                now=self._now(),
+            )
         )
 
     async def finish_tournament(
-        self, tournament_id: int, prizes: dict[int, int], state: Mapping[str, Any]
+        self,
+        tournament_id: int,
+        prizes: dict[int, int],
+        state: Mapping[str, Any],
+        hand: TournamentHand | None = None,
     ) -> bool:
-        """The final state and every prize, pool to balances, in one transaction; False if already paid."""
+        """The final state, the last hand and every prize, pool to balances, in one transaction; False
+        if already paid."""
         return await self._run(
             partial(
                 tournaments.finish,
                 tournament_id=tournament_id,
                 prizes=prizes,
                 state_json=_dump(state),
+                hand=_hand_note(hand),
                 token=self._owner,
                 now=self._now(),
             )

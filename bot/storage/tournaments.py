@@ -39,6 +39,7 @@ from bot.storage.ledger import (
 from bot.storage.sql import Conn
 
 __all__ = [
+    "HandNote",
     "TournamentGone",
     "TournamentRow",
     "cancel",
@@ -120,6 +121,40 @@ async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: 
             else "Questo torneo è concluso."
         )
     return tournament
+
+
+@dataclass(frozen=True)
+class HandNote:
+    """A hand of the tournament's table, written with the state: dealt (``record_json`` None) or
+    over, with the engine's record as JSON."""
+
+    number: int
+    record_json: str | None = None
+
+
+async def _note_hand(conn: Conn, tournament_id: int, hand: HandNote | None, now: int) -> None:
+    """The hand's row in `tournament_hands`, for `/mano` (migration 0009)."""
+    if hand is None:
+        return
+    if hand.record_json is None:
+        # A new deal: a hand still running is the one a restart interrupted.
+        await conn.execute(
+            "UPDATE tournament_hands SET status = 'cancelled' WHERE tournament_id = ? AND status = 'running'",
+            (tournament_id,),
+        )
+        await conn.execute(
+            "INSERT INTO tournament_hands (tournament_id, number) VALUES (?, ?)"
+            " ON CONFLICT (tournament_id, number) DO NOTHING",
+            (tournament_id, hand.number),
+        )
+        return
+    # Over: also when its deal was not noted (that write failed and the hand went on).
+    await conn.execute(
+        "INSERT INTO tournament_hands (tournament_id, number, status, record, finished_at)"
+        " VALUES (?, ?, 'finished', ?, ?) ON CONFLICT (tournament_id, number) DO UPDATE"
+        " SET status = 'finished', record = excluded.record, finished_at = excluded.finished_at",
+        (tournament_id, hand.number, hand.record_json, now),
+    )
 
 
 async def _save_state(conn: Conn, tournament_id: int, state_json: str) -> None:
@@ -277,10 +312,19 @@ async def start(conn: Conn, *, tournament_id: int, state_json: str, token: str |
     )
 
 
-async def save(conn: Conn, *, tournament_id: int, state_json: str, token: str | None) -> None:
-    """The state at a hand boundary (the tournament and its table together)."""
+async def save(
+    conn: Conn,
+    *,
+    tournament_id: int,
+    state_json: str,
+    hand: HandNote | None = None,
+    token: str | None,
+    now: int,
+) -> None:
+    """The state at a deal or a hand boundary (the tournament, its table and that hand together)."""
     await _locked(conn, tournament_id, token, "in_corso")
     await _save_state(conn, tournament_id, state_json)
+    await _note_hand(conn, tournament_id, hand, now)
 
 
 async def finish(
@@ -289,10 +333,12 @@ async def finish(
     tournament_id: int,
     prizes: Mapping[int, int],
     state_json: str,
+    hand: HandNote | None = None,
     token: str | None,
     now: int,
 ) -> bool:
-    """The last boundary: status 'finito', every prize paid and the pool emptied, in one transaction.
+    """The last boundary: status 'finito', the last hand noted, every prize paid and the pool emptied,
+    in one transaction.
 
     Idempotent: a tournament already finished is left alone and False is returned (its prizes
     were paid by the transaction that finished it)."""
@@ -305,6 +351,7 @@ async def finish(
         (state_json, now, tournament_id),
     )
     await _close_pool(conn, t.pool_table_id, now)
+    await _note_hand(conn, tournament_id, hand, now)
     return True
 
 

@@ -13,6 +13,7 @@ import pytest
 from bot import tournaments as bot_tournaments
 from bot.config import ConfigError, Settings
 from bot.timers import ManualClock
+from cogs.mano import NO_HAND_YET, STILL_RUNNING, no_such_hand
 from engine.errors import EngineError
 from engine.fairness import verify
 from engine.tournament import Phase, step_away
@@ -376,6 +377,44 @@ async def test_every_tournament_hand_commits_to_its_deck_and_publishes_the_match
             assert hashlib.sha256(revealed[0].encode()).hexdigest() == digest
             assert verify(revealed[0], digest)
     assert sum(bool(reveal_re.findall(m.text())) for m in hands) >= 1
+
+
+async def test_every_tournament_hand_is_told_again_by_mano(h: Any) -> None:
+    """/mano at a tournament's table: a hand still running is refused privately, and once the
+    tournament is over every hand is told again from its stored record, with the reveal the
+    channel published for it; the last hand is the one /mano tells without a number."""
+    users = [h.user(n) for n in ("alice", "bob")]
+    game = Torneo(h)
+    await game.announce(
+        users[0], "texas", buyin=BUY_IN, posti=2, ritmo=2, struttura="raddoppio", premi="vincitore", cip=20
+    )
+    await game.join(users)
+    await h.fake.wait_for(lambda: game.live is not None and game.live.table.hand_running, "the first hand")
+    early = await h.slash(users[0], "mano")
+    assert early.ephemeral and early.content == NO_HAND_YET
+    running = await h.slash(users[1], "mano", numero=1)
+    assert running.ephemeral and running.content == STILL_RUNNING.format(number=1)
+    live = game.live
+    await game.play_out()
+    last = live.table.hand_number
+    reveal_re = re.compile(r"Verifica: `([^`]+)`")
+    published = {r for m in h.messages("poker") for r in reveal_re.findall(m.text())}
+    told: set[str] = set()
+    for number in range(1, last + 1):
+        reply = await h.slash(users[0], "mano", numero=number)
+        assert not reply.ephemeral, reply.content
+        assert reply.embeds[0]["title"] == f"Mano n. {number} — Texas Hold'em"
+        text = "\n".join([reply.text(), *(m.text() for m in reply.followups)])
+        assert "vince" in text, f"hand {number}: its result is told"
+        [commitment] = re.findall(r"Impegno \(SHA-256\) mostrato prima della mano: `([0-9a-f]{64})`", text)
+        [reveal] = re.findall(r"Rivelazione: `([^`]+)`", text)
+        assert verify(reveal, commitment), f"hand {number}: its reveal matches its commitment"
+        told.add(reveal)
+    assert published and published <= told, "every reveal the channel saw is in a replay"
+    newest = await h.slash(users[1], "mano")
+    assert newest.embeds[0]["title"].startswith(f"Mano n. {last} ")
+    beyond = await h.slash(users[1], "mano", numero=last + 1)
+    assert beyond.ephemeral and beyond.content == no_such_hand(last + 1, last)
 
 
 async def test_a_start_that_fails_before_it_is_stored_leaves_the_registrations_as_they_were(

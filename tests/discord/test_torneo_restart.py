@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot import render
+from bot import hand_replay, render
 from bot import tournaments as bot_tournaments
 from bot.storage import LedgerMismatch, Storage, StorageError
 from bot.storage import tournaments as stored_tournaments
@@ -82,6 +82,10 @@ async def test_a_restart_mid_hand_replays_it_from_the_same_stacks_and_level(h: A
     assert await h.bot.storage.check() == []
     await h.fake.wait_for(lambda: game.live.table.hand_running, "the hand dealt again")
     assert game.live.table.hand_number > 2, "a new number: no button of the cancelled hand matches it"
+    cancelled = await h.slash(users[0], "mano", numero=2)
+    assert not cancelled.ephemeral and cancelled.content == hand_replay.cancelled_text(2)
+    before = await h.slash(users[0], "mano", numero=1)
+    assert before.embeds[0]["title"] == "Mano n. 1 — Texas Hold'em", "the hand before the restart is kept"
     await game.play_out()
     assert sum((await balances(h, users)).values()) == 3 * STARTING
     assert await h.bot.storage.check() == []

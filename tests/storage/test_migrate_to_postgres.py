@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import HandPlayer, Storage
+from bot.storage import HandPlayer, Storage, TournamentHand
 from bot.storage.migrate_to_postgres import TABLES, main
 from bot.storage.sqlite import SqliteBackend
 from engine.tournament import Tournament, TournamentConfig
@@ -45,7 +45,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 async def played(path: Path, clock: FakeClock) -> None:
-    """A few evenings: bonuses, a grant, a closed table, a table with a carried pot, a hand running."""
+    """A few evenings: bonuses, a grant, a closed table, a table with a carried pot, a tournament
+    playing, a hand running."""
     async with await Storage.open(path, clock=clock) as store:
         await store.claim_bonus(GUILD, ALICE)
         await store.grant(OTHER_GUILD, BOB, 300, ADMIN)
@@ -69,6 +70,15 @@ async def played(path: Path, clock: FakeClock) -> None:
         hand = await store.begin_hand(carried, {ALICE: 100, CARLA: 100}, 0, {})
         await store.finish_hand(carried, hand, {ALICE: 90, CARLA: 80}, 30, {"pot": 30}, {})
         await store.set_table_message(carried, 4242)
+        t = Tournament(TournamentConfig.default("texas", buy_in=100, max_players=3))
+        row = await store.create_tournament(GUILD, 5, BOB, "texas", dict(t.config.to_dict()), _state(t))
+        for user in (ALICE, BOB):
+            t.register(user)
+            await store.register_tournament(row.id, user, 100, _state(t))
+        await store.start_tournament(row.id, _state(t))
+        await store.save_tournament(row.id, _state(t), TournamentHand(1))  # its hands move too
+        await store.save_tournament(row.id, _state(t), TournamentHand(1, {"n": 1}))
+        await store.save_tournament(row.id, _state(t), TournamentHand(2))
         table, hand = await three_at_a_hand(store)
         await store.release_mid_hand(table, hand, CARLA, 280)  # and the bot stops mid-hand
 
@@ -195,3 +205,11 @@ async def test_tournament_data_changed_after_the_proof_is_not_copied(
 
 def _state(t: Tournament) -> dict[str, Any]:
     return {"tournament": dict(t.to_dict()), "table": None}
+
+
+async def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
+    """A migration that adds a table must add it to the copy, or its rows would stay behind."""
+    path = tmp_path / "poker.sqlite3"
+    async with await Storage.open(path):
+        pass
+    assert set(await Database("sqlite", str(path)).tables()) == set(TABLES)
