@@ -27,9 +27,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
-from discord.http import MultipartParameters, Route, handle_message_parameters
 
-from bot import answers, multipart, reading, render, views
+from bot import reading, render, rest, views
 from bot.card_pictures import TablePicture, hand_picture, showdown_rows
 from bot.computers import is_computer
 from bot.errors import NETWORK_ERRORS, UserError
@@ -67,7 +66,6 @@ __all__ = [
     "defer_privately_if_busy",
     "not_your_turn",
     "public_answer",
-    "send_raw",
 ]
 
 log = logging.getLogger(__name__)
@@ -338,7 +336,7 @@ class TableSession:
             message_id = live.message_id
             files, key = self.picture.edit_files(message_id)
             try:
-                await edit_raw(self.owner.bot, live.channel_id, message_id, **self.render(), **files)
+                await rest.edit(self.owner.bot, live.channel_id, message_id, **self.render(), **files)
                 self.picture.uploaded(message_id, key)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_CHANNEL:
@@ -351,7 +349,7 @@ class TableSession:
         """Post the table message anew through the channel and store its id."""
         live = self.live
         files, key = self.picture.send_files()
-        posted = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
+        posted = await rest.send(self.owner.bot, live.channel_id, **self.render(), **files)
         self.picture.uploaded(posted, key)
         live.message_id = posted
         self.message_hand = live.table.hand_number
@@ -361,7 +359,7 @@ class TableSession:
         if message_id == self.live.message_id and not self.closed:
             return  # it became the table message again: the renderer shows its buttons
         try:
-            await edit_raw(self.owner.bot, self.channel_id, message_id, view=None)
+            await rest.edit(self.owner.bot, self.channel_id, message_id, view=None)
         except discord.NotFound:
             return  # deleted: no button left to take off
         except discord.HTTPException as exc:
@@ -403,7 +401,7 @@ class TableSession:
             message_id = self.live.message_id
             files, key = self.picture.edit_files(message_id)
             try:
-                await answers.update(interaction, **self.render(), **files)
+                await rest.update(interaction, **self.render(), **files)
             except discord.HTTPException as exc:
                 # Too late for this interaction (10062) or Discord failed: the renderer shows the table.
                 log.warning("Table %s: a click could not be answered by an edit: %s", self.live.id, exc)
@@ -431,9 +429,9 @@ class TableSession:
         deferred = interaction.response.is_done()  # deferred privately while the table was busy
         try:
             if deferred:
-                message_id: int = await send_raw(self.owner.bot, live.channel_id, **self.render(), **files)
+                message_id: int = await rest.send(self.owner.bot, live.channel_id, **self.render(), **files)
             else:
-                answered = await answers.respond(interaction, want_id=True, **self.render(), **files)
+                answered = await rest.respond(interaction, want_id=True, **self.render(), **files)
                 if answered is None:  # pragma: no cover - Discord always returns the message
                     answered = (await interaction.original_response()).id
                 message_id = answered
@@ -543,9 +541,9 @@ async def public_answer(interaction: discord.Interaction, bot: discord.Client, *
     """The public answer of an accepted command: its response, or, when it was deferred privately
     while the table was busy, a channel message and a private "done"."""
     if not interaction.response.is_done():
-        await answers.respond(interaction, **message)
+        await rest.respond(interaction, **message)
         return
-    await send_raw(bot, channel_of(interaction), **message)
+    await rest.send(bot, channel_of(interaction), **message)
     await done_privately(interaction)
 
 
@@ -556,36 +554,3 @@ async def done_privately(interaction: discord.Interaction) -> None:
         await interaction.followup.send(DONE, ephemeral=True)
     except (discord.HTTPException, *NETWORK_ERRORS) as exc:
         log.warning("Interaction %s: the private note after its answer failed: %r", interaction.id, exc)
-
-
-async def send_raw(bot: discord.Client, channel_id: int, **message: Any) -> int:
-    """Post through discord.py's raw route and return the new message's id.
-
-    `Messageable.send` would build a `Message` from Discord's answer, which nothing here reads: that
-    is most of a post's CPU in discord.py. Same payload, same errors (`discord.HTTPException`).
-    """
-    route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-    with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **message) as params:
-        data = await _request(bot, route, params)
-    return int(data["id"])
-
-
-async def edit_raw(bot: discord.Client, channel_id: int, message_id: int, **message: Any) -> None:
-    """Edit through discord.py's raw route, building no `Message` from the answer (see `send_raw`).
-    The game's components are plain JSON (bot/views.py): there is no view for discord.py to store."""
-    mentions = bot.allowed_mentions if "content" in message else None  # as `Message.edit` does
-    path = "/channels/{channel_id}/messages/{message_id}"
-    route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
-    with handle_message_parameters(previous_allowed_mentions=mentions, **message) as params:
-        await _request(bot, route, params)
-
-
-async def _request(bot: discord.Client, route: Route, params: MultipartParameters) -> Any:
-    """What discord.py's `send_message` and `edit_message` send, except that a message with files (a
-    card DM's picture, the table's image) goes as one multipart body encoded once (bot/multipart.py)."""
-    if not params.files:
-        return await bot.http.request(route, json=params.payload)
-    body = multipart.encode(params.multipart or [])
-    if body is None:  # a part the encoder leaves to discord.py
-        return await bot.http.request(route, files=params.files, form=params.multipart)
-    return await bot.http.request(route, data=body)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answers, render, views
+from bot import render, rest, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
@@ -35,7 +35,6 @@ from bot.session import (
     defer_privately_if_busy,
     not_your_turn,
     public_answer,
-    send_raw,
 )
 from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
@@ -155,7 +154,7 @@ class Sessions:
                 continue  # he reads his cards from the table (bot/computers.py), never by DM
             try:
                 extra = {"files": hand_files(picture)} if picture is not None else {}
-                await send_raw(self.bot, await self._dm_channel(player), content=text, **extra)
+                await rest.send(self.bot, await self._dm_channel(player), content=text, **extra)
             except discord.NotFound:
                 self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
                 failed.append(player)
@@ -256,7 +255,7 @@ class Sessions:
         elif interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
         else:
-            await answers.update(interaction, content=text, view=None)
+            await rest.update(interaction, content=text, view=None)
 
     async def come_back(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo rientra and the Rientro button: the one way back into the game."""
@@ -299,7 +298,7 @@ class Sessions:
         held = live.table.cards_of(player)
         text = session.hand_text(held)
         files = hand_files(hand_picture(held))  # the cards as a picture beside their text
-        await answers.respond(interaction, content=text, ephemeral=True, files=files)
+        await rest.respond(interaction, content=text, ephemeral=True, files=files)
 
     async def open_amount_or_draw(self, interaction: discord.Interaction, target: Target) -> None:
         """An amount button opens its modal, Cambio… its private menu: at once, from the state now
@@ -325,7 +324,7 @@ class Sessions:
                 + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
             )
             menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)
-            await answers.respond(interaction, content=text, view=menu, ephemeral=True)
+            await rest.respond(interaction, content=text, view=menu, ephemeral=True)
             return
         await interaction.response.send_modal(views.amount_modal(legal, table_id=live.id, hand=hand))
 

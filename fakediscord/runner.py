@@ -8,7 +8,9 @@ through `FakeDiscord.failures`, so a waiting test stops at once with the cause i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import discord
@@ -54,6 +56,30 @@ class ErrorWatch(logging.Handler):
             logging.getLogger(name).removeHandler(self)
         if self.check in self.fake.failures:
             self.fake.failures.remove(self.check)
+
+    @classmethod
+    def on(cls, fake: FakeDiscord) -> ErrorWatch:
+        """The watch installed on `fake` (the Discord tests install one on every fake)."""
+        for failure in fake.failures:
+            watch = getattr(failure, "__self__", None)
+            if isinstance(watch, cls):
+                return watch
+        raise LookupError("no ErrorWatch is installed on this fake")
+
+    @contextlib.contextmanager
+    def expecting(self) -> Iterator[list[logging.LogRecord]]:
+        """A step that must log an ERROR (damage for an operator to see, never a user's doing): its
+        records go to the test, which checks them, instead of failing it. Outside the step the watch
+        fails the test as before."""
+        self.fake.failures.remove(self.check)
+        start = len(self.records)
+        logged: list[logging.LogRecord] = []
+        try:
+            yield logged
+        finally:
+            logged.extend(self.records[start:])
+            self.reported = len(self.records)
+            self.fake.failures.append(self.check)
 
     def check(self) -> str | None:
         """The records not yet reported, as one message (they count as reported from now on)."""

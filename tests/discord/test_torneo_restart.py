@@ -286,16 +286,13 @@ async def test_prizes_that_do_not_match_the_pool_are_logged_once_and_not_retried
 
     monkeypatch.setattr(stored_tournaments, "finish", mismatched)
     monkeypatch.setattr(bot_tournaments, "PAYOUT_RETRY", 0.01)
-    watch = next(f.__self__ for f in h.fake.failures if isinstance(getattr(f, "__self__", None), ErrorWatch))
-    h.fake.failures.remove(watch.check)  # the one ERROR this test expects is checked below
     run = game.run
-    await game.play_out_until(lambda: run.tournament.phase is Phase.FINITO)
-    await h.fake.wait_for(lambda: not h.bot.tournaments._tasks, "the payout to give up")
-    assert [(r.levelno, r.getMessage().split(":")[0]) for r in watch.records] == [
+    with ErrorWatch.on(h.fake).expecting() as logged:
+        await game.play_out_until(lambda: run.tournament.phase is Phase.FINITO)
+        await h.fake.wait_for(lambda: not h.bot.tournaments._tasks, "the payout to give up")
+    assert [(r.levelno, r.getMessage().split(":")[0]) for r in logged] == [
         (logging.ERROR, f"Tournament {run.id}")
     ]
-    watch.reported = len(watch.records)
-    h.fake.failures.append(watch.check)
     assert attempts == 1
     assert await balances(h, users) == {u.id: STARTING - BUY_IN for u in users}, "nothing paid"
     assert await h.bot.storage.check() == []
@@ -311,11 +308,8 @@ async def test_a_running_tournament_whose_table_cannot_be_rebuilt_holds_no_chann
         (state,) = conn.execute("SELECT state FROM tournaments").fetchone()
         broken = json.loads(state) | {"table": {"seats": "?"}}
         conn.execute("UPDATE tournaments SET state = ?", (json.dumps(broken),))
-    watch = next(f.__self__ for f in h.fake.failures if isinstance(getattr(f, "__self__", None), ErrorWatch))
-    h.fake.failures.remove(watch.check)  # the one ERROR this test expects is checked below
-    await h.start()
-    assert [r.getMessage() for r in watch.records] == ["Tournament 1 could not be restored; left as it is"]
-    watch.reported = len(watch.records)
-    h.fake.failures.append(watch.check)
+    with ErrorWatch.on(h.fake).expecting() as logged:
+        await h.start()
+    assert [r.getMessage() for r in logged] == ["Tournament 1 could not be restored; left as it is"]
     assert h.bot.tournaments.get(game.channel_id) is None
     assert h.bot.tables.get(game.channel_id) is None
