@@ -113,7 +113,9 @@ class Sessions:
 
     async def restore(self) -> None:
         """After a restart: every table with a player to act gets its timer back (a fresh period), and
-        the message of a hand the restart cancelled stops showing it running (turn, buttons)."""
+        the message of a hand the restart cancelled stops showing it running (turn, buttons), and
+        the turn calls a crashed run left in the channels are taken away."""
+        await self.calls.sweep(**self.bot.shard_selection())
         for live in self.bot.tables:
             session = self.of(live)
             session.picture.restored(live.message_id)

@@ -12,8 +12,8 @@ choice is stored per server (bot/storage/player_settings.py) and read once, then
 
 The grace period runs on the turn timers' clock (bot/timers.py), as a clock handle rather than a
 sleeping task (a turn passes at every action; a call is rarely due), so tests move time instead of
-waiting. A bot that crashes (no clean stop) leaves its last calls in place: they hold no card and
-only say whose turn it was.
+waiting. Each call shown is noted in the storage (bot/storage/shown_calls.py) until it is deleted, so
+a bot that died without a clean stop deletes its last calls when it starts again (`sweep`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -198,7 +198,12 @@ class TurnCalls:
             )
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.info("Table in channel %s: turn call not sent: %r", call.channel_id, exc)
+            call.sending = False
             return
+        try:
+            await self.bot.storage.note_turn_call(call.channel_id, call.guild_id, posted.id)
+        except StorageError as exc:  # the call stands; only a crash before its deletion would leave it
+            log.warning("Turn call %s in channel %s not noted: %s", posted.id, call.channel_id, exc)
         finally:
             call.sending = False
         if call.ended:  # the turn passed while the call was on its way
@@ -206,11 +211,31 @@ class TurnCalls:
         else:
             call.message_id = posted.id
 
+    async def sweep(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> None:
+        """At start-up: delete the calls a previous run left shown (it died without a clean stop), of
+        this process's shards. The deletions run in the background; start-up does not wait for them."""
+        try:
+            left = await self.bot.storage.turn_calls_left(shard_ids=shard_ids, shard_count=shard_count)
+        except StorageError as exc:
+            log.warning("The turn calls left by the last run were not read: %s", exc)
+            return
+        for channel_id, message_id in left:
+            self._spawn(self._delete(channel_id, message_id), f"turn-call-sweep-{channel_id}")
+
     async def _delete(self, channel_id: int, message_id: int) -> None:
+        """Take the call away, then forget it; a call Discord failed to delete stays noted, so that
+        the next start tries again."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.delete()
         except discord.NotFound:
-            return  # someone deleted it already
+            pass  # someone deleted it already
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)
+            return
+        try:
+            await self.bot.storage.forget_turn_call(channel_id, message_id)
+        except StorageError as exc:
+            log.info("Turn call %s in channel %s deleted but not forgotten: %s", message_id, channel_id, exc)

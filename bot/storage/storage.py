@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.storage import ledger, player_settings, stats, tables, tournaments
+from bot.storage import ledger, player_settings, shown_calls, stats, tables, tournaments
 from bot.storage.errors import (
     BonusDisabled,
     HandNotRunning,
@@ -260,6 +260,25 @@ class Storage:
     async def set_turn_calls(self, guild_id: int, user_id: int, enabled: bool) -> None:
         """The player's own choice for his turn calls in this server (bot/turn_calls.py)."""
         await self._run(lambda conn: player_settings.set_turn_calls(conn, guild_id, user_id, bool(enabled)))
+
+    async def note_turn_call(self, channel_id: int, guild_id: int, message_id: int) -> None:
+        """The turn call now shown in the channel (bot/turn_calls.py): a restart after a crash
+        deletes it."""
+        await self._run(
+            partial(shown_calls.note, channel_id=channel_id, guild_id=guild_id, message_id=message_id)
+        )
+
+    async def forget_turn_call(self, channel_id: int, message_id: int) -> None:
+        """That call is deleted from the channel."""
+        await self._run(partial(shown_calls.forget, channel_id=channel_id, message_id=message_id))
+
+    async def turn_calls_left(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[tuple[int, int]]:
+        """(channel id, message id) of the calls a previous run left shown, for start-up; with
+        `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
+        shards = _shards(shard_ids, shard_count)
+        return await self._run(lambda conn: shown_calls.left(conn, shards), write=False)
 
     # Tables ---------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot import computers
-from bot.turn_calls import BAD_PING
+from bot.turn_calls import BAD_PING, TurnCalls
 from fakediscord.model import FakeMessage
 from tests.discord.gioco_support import HEADS_UP_TEXAS, Game, stacked, texas_heads_up
 from tests.discord.test_computers import live_of, open_with_computers, quick
@@ -156,6 +156,33 @@ async def test_a_restart_takes_the_call_away(harness: Any) -> None:
     call = await called(harness, first)
     await harness.restart()
     assert call.deleted and call.deleted_by == "bot"
+    game.finish()
+
+
+async def test_a_call_left_by_a_crash_is_taken_away_by_the_next_start(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that dies without a clean stop cannot delete its call; the next start does, from the
+    note it kept in the database (bot/storage/shown_calls.py)."""
+    game, first, _ = await texas_heads_up(harness, "0")
+    call = await called(harness, first)
+    assert await harness.bot.storage.turn_calls_left() == [(call.channel_id, call.id)]
+
+    async def died(self: TurnCalls, channel_id: int, message_id: int) -> None:
+        return None  # the process is gone before it can delete anything
+
+    with monkeypatch.context() as crash:
+        crash.setattr(TurnCalls, "_delete", died)
+        await harness.close()
+    assert not call.deleted, "the call is still in the channel"
+    await harness.start()
+    game.use_clock()
+    await harness.fake.wait_for(lambda: call.deleted, "the call left behind to be taken away")
+    assert call.deleted_by == "bot"
+    await harness.fake.wait_for(
+        lambda: not harness.bot.sessions.calls._tasks, "the sweep to forget the call it deleted"
+    )
+    assert await harness.bot.storage.turn_calls_left() == []
     game.finish()
 
 
