@@ -369,11 +369,13 @@ class Tournaments:
         """Store the last boundary and hand with every prize (retried until the database takes it, unless the
         prizes do not match the pool), then post the standings and let the channel go."""
         t = run.tournament
-        prizes = {p: prize for p, (_, prize) in t.finishes().items()}
+        finishes = t.finishes()
+        prizes = {p: prize for p, (_, prize) in finishes.items()}
+        places = {p: place for p, (place, _) in finishes.items()}
         while True:
             try:
                 async with self.bot.tables.channel(run.channel_id):
-                    await self.bot.storage.finish_tournament(run.id, prizes, run.state(), hand)
+                    await self.bot.storage.finish_tournament(run.id, prizes, run.state(), hand, places)
                     if run.live is not None:
                         await self.bot.sessions.of(run.live).flush(2.0)  # the last hand's result shown
                         self._let_go(run.live)

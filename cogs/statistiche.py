@@ -1,4 +1,5 @@
-"""/statistiche [utente]: a player's hands on this server, per variant (bot/player_stats.py).
+"""/statistiche [utente]: a player's hands on this server, per variant, and his finished tournaments
+(bot/player_stats.py).
 
 Answered privately: it is a question for the one who asks, and the table's channel is for the game.
 Everything it counts was public at the tables (results, pots, hands shown at a showdown).
@@ -36,9 +37,13 @@ class Statistiche(commands.Cog):
         who = utente or interaction.user
         if who.bot:
             raise UserError(BOTS_DO_NOT_PLAY)
-        stats = await self.bot.storage.player_stats(guild_id_of(interaction), who.id)
+        guild_id = guild_id_of(interaction)
+        stats = await self.bot.storage.player_stats(guild_id, who.id)
+        tournaments = await self.bot.storage.tournament_stats(guild_id, who.id)
         await interaction.response.send_message(
-            embed=stats_embed(who.id, stats), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            embed=stats_embed(who.id, stats, tournaments),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
 

@@ -37,6 +37,7 @@ from bot.storage.models import (
     TableRow,
     TableSessionSummary,
     TournamentHand,
+    TournamentStats,
     VariantStats,
 )
 from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, Storage
@@ -71,6 +72,7 @@ __all__ = [
     "TableRow",
     "TableSessionSummary",
     "TournamentHand",
+    "TournamentStats",
     "UnknownPlayer",
     "VariantStats",
 ]

@@ -38,6 +38,7 @@ TABLES: dict[str, str] = {
     "hand_players": "hand_id, user_id",
     "tournaments": "id",
     "tournament_hands": "tournament_id, number",
+    "tournament_places": "tournament_id, user_id",
     "movements": "id",
     "entries": "id",
     "computers": "table_id, user_id",

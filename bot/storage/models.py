@@ -19,6 +19,7 @@ __all__ = [
     "TableRow",
     "TableSessionSummary",
     "TournamentHand",
+    "TournamentStats",
     "VariantStats",
 ]
 
@@ -193,3 +194,17 @@ class TournamentHand:
 
     number: int
     record: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class TournamentStats:
+    """A player's finished tournaments on one server (`Storage.tournament_stats`)."""
+
+    played: int
+    won: int
+    """Finished first."""
+    in_the_money: int
+    """Finished with a prize."""
+    best_place: int
+    net: int
+    """Prizes minus buy-ins, in server chips, from the ledger."""

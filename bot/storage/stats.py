@@ -12,10 +12,17 @@ import json
 from collections.abc import Sequence
 
 from bot.storage.ledger import HOUSE
-from bot.storage.models import HandPlayer, SessionPlayer, StoredHand, TableSessionSummary, VariantStats
+from bot.storage.models import (
+    HandPlayer,
+    SessionPlayer,
+    StoredHand,
+    TableSessionSummary,
+    TournamentStats,
+    VariantStats,
+)
 from bot.storage.sql import Conn, Statement
 
-__all__ = ["hand_players_insert", "player_stats", "stored_hand", "table_summary"]
+__all__ = ["hand_players_insert", "player_stats", "stored_hand", "table_summary", "tournament_stats"]
 
 
 def hand_players_insert(
@@ -103,6 +110,27 @@ async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantS
         )
         for variant, hands, won, showdown, uncontested, net, biggest in totals
     ]
+
+
+async def tournament_stats(conn: Conn, guild_id: int, user_id: int) -> TournamentStats | None:
+    """The player's finished tournaments on one server: places from `tournament_places` (written with
+    the prizes), the net from the ledger (his balance entries of those tournaments: buy-ins, prizes)."""
+    row = await conn.fetchone(
+        "SELECT COUNT(*), SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN prize > 0 THEN 1 ELSE 0 END), MIN(place),"
+        " (SELECT COALESCE(SUM(e.amount), 0) FROM entries AS e"
+        " JOIN movements AS m ON m.id = e.movement_id"
+        " JOIN tournament_places AS q ON q.tournament_id = m.tournament_id AND q.user_id = e.user_id"
+        " WHERE e.account = 'balance' AND e.guild_id = ? AND e.user_id = ?)"
+        " FROM tournament_places WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id, guild_id, user_id),
+    )
+    if row is None or not row[0]:
+        return None
+    played, won, paid, best, net = row
+    return TournamentStats(
+        played=int(played), won=int(won), in_the_money=int(paid), best_place=int(best), net=int(net)
+    )
 
 
 async def table_summary(conn: Conn, table_id: int) -> TableSessionSummary | None:

@@ -46,6 +46,7 @@ from bot.storage.models import (
     TableRow,
     TableSessionSummary,
     TournamentHand,
+    TournamentStats,
     VariantStats,
 )
 from bot.storage.postgres import PostgresBackend
@@ -547,6 +548,10 @@ class Storage:
         """The player's statistics on one server, per variant (empty when he never finished a hand)."""
         return await self._run(lambda conn: stats.player_stats(conn, guild_id, user_id), write=False)
 
+    async def tournament_stats(self, guild_id: int, user_id: int) -> TournamentStats | None:
+        """The player's finished tournaments on one server (None when he finished none)."""
+        return await self._run(lambda conn: stats.tournament_stats(conn, guild_id, user_id), write=False)
+
     async def table_summary(self, table_id: int) -> TableSessionSummary:
         """A table's night, open or closed: hands, each player's net, the biggest pot, the best hand."""
         found = await self._run(partial(stats.table_summary, table_id=table_id), write=False)
@@ -667,9 +672,10 @@ class Storage:
         prizes: dict[int, int],
         state: Mapping[str, Any],
         hand: TournamentHand | None = None,
+        places: Mapping[int, int] | None = None,
     ) -> bool:
-        """The final state, the last hand and every prize, pool to balances, in one transaction; False
-        if already paid."""
+        """The final state, the last hand, every prize (pool to balances) and each entrant's place, in
+        one transaction; False if already paid."""
         return await self._run(
             partial(
                 tournaments.finish,
@@ -677,6 +683,7 @@ class Storage:
                 prizes=prizes,
                 state_json=_dump(state),
                 hand=_hand_note(hand),
+                places=places,
                 token=self._owner,
                 now=self._now(),
             )

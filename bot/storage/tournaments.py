@@ -334,11 +334,12 @@ async def finish(
     prizes: Mapping[int, int],
     state_json: str,
     hand: HandNote | None = None,
+    places: Mapping[int, int] | None = None,
     token: str | None,
     now: int,
 ) -> bool:
     """The last boundary: status 'finito', the last hand noted, every prize paid and the pool emptied,
-    in one transaction.
+    and each entrant's place (`places`, for /statistiche) stored, in one transaction.
 
     Idempotent: a tournament already finished is left alone and False is returned (its prizes
     were paid by the transaction that finished it)."""
@@ -352,6 +353,15 @@ async def finish(
     )
     await _close_pool(conn, t.pool_table_id, now)
     await _note_hand(conn, tournament_id, hand, now)
+    if places:
+        rows = [
+            (tournament_id, t.guild_id, user, place, prizes.get(user, 0)) for user, place in places.items()
+        ]
+        await conn.execute(
+            "INSERT INTO tournament_places (tournament_id, guild_id, user_id, place, prize) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?)"] * len(rows)),
+            [value for row in rows for value in row],
+        )
     return True
 
 

@@ -66,6 +66,18 @@ async def check_finished(h: Any, game: Torneo, users: list[Any], finished: Any, 
     assert f"1° <@{winner}>" in standings[0].content
     assert game.live is None and h.bot.tournaments.get(game.channel_id) is None
     assert await h.bot.storage.live_tournaments() == []
+    # /statistiche counts the tournament: the place and the net in server chips, for each player.
+    for user in users:
+        place, prize = finishes[user.id]
+        reply = await h.slash(user, "statistiche")
+        assert reply.ephemeral
+        tournaments = {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}["Tornei"].split("\n")
+        net = prize - BUY_IN
+        assert tournaments == [
+            f"Tornei giocati: 1, vinti: {int(place == 1)}, a premio: {int(prize > 0)}",
+            f"Miglior piazzamento: {place}°",
+            f"Risultato netto: {'+' if net >= 0 else '−'}{abs(net)} fiches",
+        ]
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0008_player_settings_again.sql": "581740c9caa54defbb3a273deaf0f5f5caaa3fa40d8dc0ac22e647828b31b5da",
         "0009_tournament_hands.sql": "35f76f1def866fe386c7804b92f2460ca0034bc63a271abf58986adaeb1c5a52",
         "0010_turn_calls_shown.sql": "92c045455c46f70879202259ef6dda586442792e851f1d53e6255748f84b1520",
+        "0011_tournament_places.sql": "44ef351f426c62569b5857ebd63eb1b80b76920e270882d9816c547694f83de6",
     },
     "postgresql": {
         "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
@@ -40,6 +41,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0008_player_settings_again.sql": "9e9ab6b41e81a7c6bd4996c04e75fe7634822ebfc2549512f3589c32a72c5bfc",
         "0009_tournament_hands.sql": "5e095e93c1c36283bd5b4fd96871cb700fa08afcc7d566535da8c5e4df1a7b85",
         "0010_turn_calls_shown.sql": "06bc4f323be67edc75319b6aff5a9b7562463a33e3cf26d99be533e8c651bae7",
+        "0011_tournament_places.sql": "390b3d094970600078dcea57460cd3a054031204fc862e39fff813a434943e18",
     },
 }
 TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}

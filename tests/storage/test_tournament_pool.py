@@ -12,7 +12,17 @@ from bot.storage import InsufficientChips, LedgerMismatch, Storage, TableAlready
 from bot.storage.ledger import HOUSE
 from bot.storage.tournaments import TournamentGone
 from engine.tournament import Tournament, TournamentConfig
-from tests.storage.conftest import ALICE, BOB, CARLA, CHANNEL, GUILD, STARTING, Database, FakeClock
+from tests.storage.conftest import (
+    ALICE,
+    BOB,
+    CARLA,
+    CHANNEL,
+    GUILD,
+    OTHER_GUILD,
+    STARTING,
+    Database,
+    FakeClock,
+)
 from tests.storage.test_migrate_to_postgres import run
 
 BUY_IN = 100
@@ -300,3 +310,46 @@ async def test_a_hand_over_whose_deal_was_not_noted_is_still_stored(storage: Sto
     await storage.save_tournament(tid, state(t), TournamentHand(1, {"hand": 1}))
     stored = await storage.stored_hand(CHANNEL, 1)
     assert stored is not None and (stored.status, stored.record) == ("finished", {"hand": 1})
+
+
+async def test_tournament_stats_count_places_and_the_net_from_the_ledger(storage: Storage) -> None:
+    """/statistiche's tournaments: the places stored with the prizes, the net read from the ledger
+    (buy-ins and prizes), only finished tournaments, per server; a re-run payout stores nothing twice."""
+    assert await storage.tournament_stats(GUILD, ALICE) is None
+    first, t = await announced(storage)
+    await register(storage, first, t, ALICE, BOB, CARLA)
+    t.start()
+    await storage.start_tournament(first, state(t))
+    assert await storage.tournament_stats(GUILD, ALICE) is None, "a tournament still running counts nothing"
+    prizes, places = {ALICE: 200, BOB: 100, CARLA: 0}, {ALICE: 1, BOB: 2, CARLA: 3}
+    assert await storage.finish_tournament(first, prizes, state(t), places=places) is True
+    assert await storage.finish_tournament(first, prizes, state(t), places=places) is False
+    await storage.tournament_announced(first)
+    second, t2 = await announced(storage)
+    await register(storage, second, t2, ALICE, BOB)
+    t2.start()
+    await storage.start_tournament(second, state(t2))
+    assert await storage.finish_tournament(second, {BOB: 200}, state(t2), places={BOB: 1, ALICE: 2}) is True
+
+    alice = await storage.tournament_stats(GUILD, ALICE)
+    assert alice is not None
+    assert (alice.played, alice.won, alice.in_the_money, alice.best_place) == (2, 1, 1, 1)
+    assert alice.net == (200 - BUY_IN) + (0 - BUY_IN) == await storage.balance(GUILD, ALICE) - STARTING
+    bob = await storage.tournament_stats(GUILD, BOB)
+    assert bob is not None and (bob.played, bob.won, bob.in_the_money, bob.best_place, bob.net) == (
+        2,
+        1,
+        2,
+        1,
+        (100 - BUY_IN) + (200 - BUY_IN),
+    )
+    carla = await storage.tournament_stats(GUILD, CARLA)
+    assert carla is not None and (carla.played, carla.won, carla.in_the_money, carla.best_place) == (
+        1,
+        0,
+        0,
+        3,
+    )
+    assert carla.net == -BUY_IN
+    assert await storage.tournament_stats(OTHER_GUILD, ALICE) is None, "per server"
+    assert await storage.check() == []
