@@ -78,10 +78,15 @@ class TournamentRow:
     announced: bool
 
 
-_COLUMNS = (
-    "t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, t.state, t.status,"
-    " p.pot, t.message_id, t.announced"
-)
+def _columns(state: str = "t.state") -> str:
+    """The columns `_row` reads; ``state`` is what stands for the stored state."""
+    return (
+        f"t.id, t.guild_id, t.channel_id, t.creator_id, t.pool_table_id, {state}, t.status,"
+        " p.pot, t.message_id, t.announced"
+    )
+
+
+_WITHOUT_STATE = _columns(state="'{}'")
 
 
 def _row(values: tuple[Any, ...]) -> TournamentRow:
@@ -104,10 +109,11 @@ async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: 
     """Lock the tournament's pool table and read the tournament; refuse when not in ``statuses``.
 
     The lock and the read are one statement (as `tables._open_table`): PostgreSQL returns the rows
-    as the previous lock holder left them."""
+    as the previous lock holder left them. The row comes without its stored state (``{}``): every
+    write here brings the new state, and none reads the old one, so it is neither sent nor parsed."""
     row = await conn.fetchone(
-        f"SELECT {_COLUMNS}, p.owner FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
-        f" WHERE t.id = ?{conn.for_update}",
+        f"SELECT {_WITHOUT_STATE}, p.owner FROM tournaments AS t"
+        f" JOIN poker_tables AS p ON p.id = t.pool_table_id WHERE t.id = ?{conn.for_update}",
         (tournament_id,),
     )
     if row is None:
@@ -378,7 +384,7 @@ async def live(conn: Conn, shards: tables.Shards | None = None) -> list[Tourname
     `tables.open_tables`)."""
     where, args = tables.shard_filter(shards, alias="t")
     rows = await conn.fetch(
-        f"SELECT {_COLUMNS} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
+        f"SELECT {_columns()} FROM tournaments AS t JOIN poker_tables AS p ON p.id = t.pool_table_id"
         f" WHERE (t.status IN ('iscrizioni', 'in_corso') OR t.announced = 0){where} ORDER BY t.id",
         args,
     )
