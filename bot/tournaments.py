@@ -100,6 +100,9 @@ class LiveTournament:
     """The level of each computer player entered (negative ids; bot/computers.py)."""
     live: LiveTable | None = None
     rng: random.Random = field(default_factory=secrets.SystemRandom)
+    unsaved_hands: list[TournamentHand] = field(default_factory=list)
+    """Finished hands whose boundary write failed: sent again with the next write, so that a hand
+    that was played is never shown as cancelled by /mano."""
 
     def state(self, running: bool = False) -> dict[str, Any]:
         """What is stored: the tournament and its table at the last boundary, and the names for the
@@ -315,13 +318,9 @@ class Tournaments:
         session = self.bot.sessions.of(live)
         session.repost()
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
-        try:
-            await self.bot.storage.save_tournament(
-                run.id, run.state(running=True), TournamentHand(table.hand_number)
-            )
-        except StorageError as exc:
-            log.warning("Tournament %s: the dealt hand was not noted: %s", run.id, exc)
-        if not table.hand_running:  # everyone all-in from the forced bets: over at once
+        if table.hand_running:
+            await self._save(run, run.state(running=True), TournamentHand(table.hand_number))
+        else:  # everyone all-in from the forced bets: over at once, stored at its boundary below
             live.dealt = frozenset()
             # No turn, so no table message: the channel reads the result here.
             lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
@@ -336,14 +335,22 @@ class Tournaments:
         events = close_hand(live.table, t, now=time.time())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
-            try:
-                await self.bot.storage.save_tournament(run.id, run.state(), hand)
-            except StorageError as exc:
-                log.warning("Tournament %s: the hand boundary was not stored: %s", run.id, exc)
+            await self._save(run, run.state(), hand)
             self._spawn(run, self._after_hand(run, events))
             return
         self.bot.sessions.timers.cancel(run.channel_id)
         self._spawn(run, self._finish(run, events, hand))
+
+    async def _save(self, run: LiveTournament, state: dict[str, Any], hand: TournamentHand) -> None:
+        """The state at a deal or a boundary, with its hand's note (and the notes a failed write left)."""
+        hands = [*run.unsaved_hands, hand]
+        try:
+            await self.bot.storage.save_tournament(run.id, state, hands)
+        except StorageError as exc:
+            log.warning("Tournament %s: hand %s was not stored: %s", run.id, hand.number, exc)
+            run.unsaved_hands = [h for h in hands if h.record is not None]
+            return
+        run.unsaved_hands = []
 
     async def _after_hand(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
         await self._announce(run, events)
@@ -375,7 +382,9 @@ class Tournaments:
         while True:
             try:
                 async with self.bot.tables.channel(run.channel_id):
-                    await self.bot.storage.finish_tournament(run.id, prizes, run.state(), hand, places)
+                    await self.bot.storage.finish_tournament(
+                        run.id, prizes, run.state(), [*run.unsaved_hands, hand], places
+                    )
                     if run.live is not None:
                         await self.bot.sessions.of(run.live).flush(2.0)  # the last hand's result shown
                         self._let_go(run.live)
@@ -447,8 +456,10 @@ class Tournaments:
             return
         state = dict(row.state["table"])
         running = bool(row.state.get("running"))
-        # A new hand number after a restart: no component of an older message matches the next hand.
-        state["hand_number"] = int(state["hand_number"]) + 1
+        if running:
+            # The stored table is the interrupted hand's start: count that hand as played, so that
+            # the next one gets the next number and no component of its message matches it.
+            state["hand_number"] = int(state["hand_number"]) + 1
         live = self._table_for(run, Table.from_dict(state, rng=run.rng), row.message_id)
         t.resume(time.time())
         self._by_channel[row.channel_id] = run  # only now: a state that cannot be rebuilt leaves nothing

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import NETWORK_ERRORS, UserError
-from bot.storage import StorageError
+from bot.storage import DATABASE_ERRORS, StorageError
 from bot.storage.ledger import is_computer
 from bot.timers import Clock, Handle
 
@@ -44,6 +44,8 @@ PING_WORDS_OFF = frozenset({"off", "no", "mai", "spento", "nessuno"})
 """What a host may type for ``avviso`` to never call anyone at his table."""
 PING_MAX = 3600
 BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
+STORAGE_FAILURES: tuple[type[Exception], ...] = (StorageError, *DATABASE_ERRORS)
+"""A note of a call that cannot be written or read: logged, and the call goes on without it."""
 POSTED_WAIT_STEP = 0.05
 POSTED_WAIT_STEPS = 60
 """A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
@@ -198,18 +200,17 @@ class TurnCalls:
             )
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.info("Table in channel %s: turn call not sent: %r", call.channel_id, exc)
-            call.sending = False
             return
-        try:
-            await self.bot.storage.note_turn_call(call.channel_id, call.guild_id, posted.id)
-        except StorageError as exc:  # the call stands; only a crash before its deletion would leave it
-            log.warning("Turn call %s in channel %s not noted: %s", posted.id, call.channel_id, exc)
         finally:
             call.sending = False
         if call.ended:  # the turn passed while the call was on its way
             await self._delete(call.channel_id, posted.id)
-        else:
-            call.message_id = posted.id
+            return
+        call.message_id = posted.id  # from now on the end of the turn deletes it, whatever follows
+        try:
+            await self.bot.storage.note_turn_call(call.channel_id, call.guild_id, posted.id)
+        except STORAGE_FAILURES as exc:  # only a crash before its deletion would leave it
+            log.warning("Turn call %s in channel %s not noted: %r", posted.id, call.channel_id, exc)
 
     async def sweep(
         self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
@@ -218,7 +219,7 @@ class TurnCalls:
         this process's shards. The deletions run in the background; start-up does not wait for them."""
         try:
             left = await self.bot.storage.turn_calls_left(shard_ids=shard_ids, shard_count=shard_count)
-        except StorageError as exc:
+        except STORAGE_FAILURES as exc:
             log.warning("The turn calls left by the last run were not read: %s", exc)
             return
         for channel_id, message_id in left:
@@ -237,5 +238,5 @@ class TurnCalls:
             return
         try:
             await self.bot.storage.forget_turn_call(channel_id, message_id)
-        except StorageError as exc:
+        except STORAGE_FAILURES as exc:
             log.info("Turn call %s in channel %s deleted but not forgotten: %s", message_id, channel_id, exc)

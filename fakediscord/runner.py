@@ -72,7 +72,7 @@ class ErrorWatch(logging.Handler):
         records go to the test, which checks them, instead of failing it. Outside the step the watch
         fails the test as before."""
         self.fake.failures.remove(self.check)
-        start = len(self.records)
+        start = self.reported  # an ERROR not reported yet belongs to the step too: the test sees it
         logged: list[logging.LogRecord] = []
         try:
             yield logged

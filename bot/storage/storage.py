@@ -87,10 +87,8 @@ def _dump(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _hand_note(hand: TournamentHand | None) -> tournaments.HandNote | None:
-    if hand is None:
-        return None
-    return tournaments.HandNote(hand.number, None if hand.record is None else _dump(hand.record))
+def _hand_notes(hands: Sequence[TournamentHand]) -> list[tournaments.HandNote]:
+    return [tournaments.HandNote(h.number, None if h.record is None else _dump(h.record)) for h in hands]
 
 
 def _amount(amount: object) -> int:
@@ -652,15 +650,16 @@ class Storage:
         )
 
     async def save_tournament(
-        self, tournament_id: int, state: Mapping[str, Any], hand: TournamentHand | None = None
+        self, tournament_id: int, state: Mapping[str, Any], hands: Sequence[TournamentHand] = ()
     ) -> None:
-        """The state at a deal or a hand boundary: the tournament, its table and that hand in one write."""
+        """The state at a deal or a hand boundary: the tournament, its table and the `hands` (that
+        hand, and any an earlier failed write did not store) in one write."""
         await self._run(
             partial(
                 tournaments.save,
                 tournament_id=tournament_id,
                 state_json=_dump(state),
-                hand=_hand_note(hand),
+                hands=_hand_notes(hands),
                 token=self._owner,
                 now=self._now(),
             )
@@ -671,18 +670,18 @@ class Storage:
         tournament_id: int,
         prizes: dict[int, int],
         state: Mapping[str, Any],
-        hand: TournamentHand | None = None,
+        hands: Sequence[TournamentHand] = (),
         places: Mapping[int, int] | None = None,
     ) -> bool:
-        """The final state, the last hand, every prize (pool to balances) and each entrant's place, in
-        one transaction; False if already paid."""
+        """The final state, the last hands, every prize (pool to balances) and each entrant's place,
+        in one transaction; False if already paid."""
         return await self._run(
             partial(
                 tournaments.finish,
                 tournament_id=tournament_id,
                 prizes=prizes,
                 state_json=_dump(state),
-                hand=_hand_note(hand),
+                hands=_hand_notes(hands),
                 places=places,
                 token=self._owner,
                 now=self._now(),

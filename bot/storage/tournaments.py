@@ -3,8 +3,10 @@
 A tournament's prize pool is the pot of a `poker_tables` row made for it (its *pool table*), so the
 buy-ins, refunds and prizes are ordinary double-entry movements between balances and a pot, and
 `ledger.check` proves the pool at every moment like any other pot. The pool table has no seats and
-no hands: the players' tournament chips are not server chips and live only in the tournament's
-stored state (the engine's ``Tournament.to_dict()`` and ``Table.to_dict()``), never in a seat.
+no rows in `hands`: the players' tournament chips are not server chips and live only in the
+tournament's stored state (the engine's ``Tournament.to_dict()`` and ``Table.to_dict()``), never in
+a seat. The tournament's hands have rows of their own in `tournament_hands` (for `/mano`), written
+with the state, and its entrants' places go to `tournament_places` with the prizes (`/statistiche`).
 
 Every change of a tournament is one transaction that writes the ledger and the state together: a
 registration debits the balance, credits the pool and stores the state listing the new entrant;
@@ -20,7 +22,7 @@ his entry moves, his refund and his prize, is the house's (`ledger.holder`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,29 +140,29 @@ class HandNote:
     record_json: str | None = None
 
 
-async def _note_hand(conn: Conn, tournament_id: int, hand: HandNote | None, now: int) -> None:
-    """The hand's row in `tournament_hands`, for `/mano` (migration 0009)."""
-    if hand is None:
-        return
-    if hand.record_json is None:
-        # A new deal: a hand still running is the one a restart interrupted.
+async def _note_hands(conn: Conn, tournament_id: int, hands: Sequence[HandNote], now: int) -> None:
+    """The hands' rows in `tournament_hands`, for `/mano` (migration 0009), in the order given."""
+    for hand in hands:
+        # Hands are dealt one after another: an earlier hand still running is one a restart interrupted.
         await conn.execute(
-            "UPDATE tournament_hands SET status = 'cancelled' WHERE tournament_id = ? AND status = 'running'",
-            (tournament_id,),
-        )
-        await conn.execute(
-            "INSERT INTO tournament_hands (tournament_id, number) VALUES (?, ?)"
-            " ON CONFLICT (tournament_id, number) DO NOTHING",
+            "UPDATE tournament_hands SET status = 'cancelled'"
+            " WHERE tournament_id = ? AND status = 'running' AND number < ?",
             (tournament_id, hand.number),
         )
-        return
-    # Over: also when its deal was not noted (that write failed and the hand went on).
-    await conn.execute(
-        "INSERT INTO tournament_hands (tournament_id, number, status, record, finished_at)"
-        " VALUES (?, ?, 'finished', ?, ?) ON CONFLICT (tournament_id, number) DO UPDATE"
-        " SET status = 'finished', record = excluded.record, finished_at = excluded.finished_at",
-        (tournament_id, hand.number, hand.record_json, now),
-    )
+        if hand.record_json is None:
+            await conn.execute(
+                "INSERT INTO tournament_hands (tournament_id, number) VALUES (?, ?)"
+                " ON CONFLICT (tournament_id, number) DO NOTHING",
+                (tournament_id, hand.number),
+            )
+            continue
+        # Over: also when its deal was not noted (that write failed and the hand went on).
+        await conn.execute(
+            "INSERT INTO tournament_hands (tournament_id, number, status, record, finished_at)"
+            " VALUES (?, ?, 'finished', ?, ?) ON CONFLICT (tournament_id, number) DO UPDATE"
+            " SET status = 'finished', record = excluded.record, finished_at = excluded.finished_at",
+            (tournament_id, hand.number, hand.record_json, now),
+        )
 
 
 async def _save_state(conn: Conn, tournament_id: int, state_json: str) -> None:
@@ -323,14 +325,15 @@ async def save(
     *,
     tournament_id: int,
     state_json: str,
-    hand: HandNote | None = None,
+    hands: Sequence[HandNote] = (),
     token: str | None,
     now: int,
 ) -> None:
-    """The state at a deal or a hand boundary (the tournament, its table and that hand together)."""
+    """The state at a deal or a hand boundary (the tournament, its table and the hands noted with it
+    together: that hand, and any whose note an earlier write failed to store)."""
     await _locked(conn, tournament_id, token, "in_corso")
     await _save_state(conn, tournament_id, state_json)
-    await _note_hand(conn, tournament_id, hand, now)
+    await _note_hands(conn, tournament_id, hands, now)
 
 
 async def finish(
@@ -339,7 +342,7 @@ async def finish(
     tournament_id: int,
     prizes: Mapping[int, int],
     state_json: str,
-    hand: HandNote | None = None,
+    hands: Sequence[HandNote] = (),
     places: Mapping[int, int] | None = None,
     token: str | None,
     now: int,
@@ -358,7 +361,7 @@ async def finish(
         (state_json, now, tournament_id),
     )
     await _close_pool(conn, t.pool_table_id, now)
-    await _note_hand(conn, tournament_id, hand, now)
+    await _note_hands(conn, tournament_id, hands, now)
     if places:
         rows = [
             (tournament_id, t.guild_id, user, place, prizes.get(user, 0)) for user, place in places.items()

@@ -105,7 +105,10 @@ async def test_a_restart_at_a_level_change_keeps_the_new_level(h: Any) -> None:
     run = game.run
     assert (run.tournament.level_number, run.tournament.stacks()) == (2, stacks)
     await h.fake.wait_for(lambda: game.live.table.hand_running, "the next hand")
+    assert game.live.table.hand_number == 2, "a restart between hands skips no number"
     assert game.live.options.cip == 40, "level 2 of a doubling schedule from 20"
+    first = await h.slash(users[0], "mano")
+    assert first.embeds[0]["title"] == "Mano n. 1 — Texas Hold'em"
     assert sum("Salgono le puntate" in t for t in h.public_texts()) == 1, "announced once"
     await game.play_out()
     assert sum((await balances(h, users)).values()) == 3 * STARTING
@@ -295,6 +298,34 @@ async def test_prizes_that_do_not_match_the_pool_are_logged_once_and_not_retried
     ]
     assert attempts == 1
     assert await balances(h, users) == {u.id: STARTING - BUY_IN for u in users}, "nothing paid"
+    assert await h.bot.storage.check() == []
+
+
+async def test_a_hand_whose_boundary_write_failed_is_stored_with_the_next_write(
+    h: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database hiccup at a hand's boundary loses nothing /mano tells: the hand's record goes
+    with the next write, and the hand is never shown as cancelled."""
+    users = [h.user(n) for n in ("alice", "bob", "carol")]
+    game = await started(h, users, ritmo=3)
+    real = h.bot.storage.save_tournament
+    failed: list[int] = []
+
+    async def hiccup(tournament_id: int, state: Any, hands: Any = ()) -> None:
+        if not failed and hands and hands[-1].record is not None:
+            failed.append(hands[-1].number)
+            raise StorageError("Il database non risponde.")
+        await real(tournament_id, state, hands)
+
+    monkeypatch.setattr(h.bot.storage, "save_tournament", hiccup)
+    await fold_hand(h, game)
+    assert failed == [1]
+    await h.fake.wait_for(lambda: game.live.table.hand_number == 2 and game.live.table.hand_running, "hand 2")
+    await h.settle()
+    told = await h.slash(users[0], "mano", numero=1)
+    assert not told.ephemeral and told.embeds[0]["title"] == "Mano n. 1 — Texas Hold'em", told.content
+    assert "passa" in told.text()
+    await game.play_out()
     assert await h.bot.storage.check() == []
 
 

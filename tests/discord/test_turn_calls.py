@@ -3,6 +3,7 @@ table's grace period, once per turn; the call goes away when the turn does; /avv
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -183,6 +184,24 @@ async def test_a_call_left_by_a_crash_is_taken_away_by_the_next_start(
         lambda: not harness.bot.sessions.calls._tasks, "the sweep to forget the call it deleted"
     )
     assert await harness.bot.storage.turn_calls_left() == []
+    game.finish()
+
+
+async def test_a_call_whose_note_fails_still_goes_with_the_turn(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The note of a call is for a start after a crash only: a database that refuses it (here a raw
+    driver error, not a StorageError) changes nothing at the table, and the call still goes."""
+
+    async def broken(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(harness.bot.storage, "note_turn_call", broken)
+    game, first, _ = await texas_heads_up(harness, "0")
+    call = await called(harness, first)
+    await game.expire()
+    await harness.fake.wait_for(lambda: call.deleted, "the call to go at the timeout")
+    assert not game.table.hand_running and calls(harness) == []
     game.finish()
 
 

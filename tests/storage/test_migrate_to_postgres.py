@@ -76,15 +76,15 @@ async def played(path: Path, clock: FakeClock) -> None:
             t.register(user)
             await store.register_tournament(row.id, user, 100, _state(t))
         await store.start_tournament(row.id, _state(t))
-        await store.save_tournament(row.id, _state(t), TournamentHand(1))  # its hands move too
-        await store.save_tournament(row.id, _state(t), TournamentHand(1, {"n": 1}))
-        await store.save_tournament(row.id, _state(t), TournamentHand(2))
+        await store.save_tournament(row.id, _state(t), [TournamentHand(1)])  # its hands move too
+        await store.save_tournament(row.id, _state(t), [TournamentHand(1, {"n": 1})])
+        await store.save_tournament(row.id, _state(t), [TournamentHand(2)])
         done = await store.create_tournament(GUILD, 6, ALICE, "italiana", dict(t.config.to_dict()), _state(t))
         for user in (ALICE, CARLA):
             await store.register_tournament(done.id, user, 100, _state(t))
         await store.start_tournament(done.id, _state(t))
         await store.finish_tournament(
-            done.id, {CARLA: 200}, _state(t), TournamentHand(1, {"n": 1}), {CARLA: 1, ALICE: 2}
+            done.id, {CARLA: 200}, _state(t), [TournamentHand(1, {"n": 1})], {CARLA: 1, ALICE: 2}
         )
         table, hand = await three_at_a_hand(store)
         await store.release_mid_hand(table, hand, CARLA, 280)  # and the bot stops mid-hand

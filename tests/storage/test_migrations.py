@@ -27,7 +27,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0007_tournaments.sql": "2db1b4177b21c43ea567fc768553267debd3ab6e233c03f45ef499cf7a8237d5",
         "0008_player_settings_again.sql": "581740c9caa54defbb3a273deaf0f5f5caaa3fa40d8dc0ac22e647828b31b5da",
         "0009_tournament_hands.sql": "35f76f1def866fe386c7804b92f2460ca0034bc63a271abf58986adaeb1c5a52",
-        "0010_turn_calls_shown.sql": "92c045455c46f70879202259ef6dda586442792e851f1d53e6255748f84b1520",
+        "0010_turn_calls_shown.sql": "241d84e053319c76d0d237930f9b3474408b6586b09a726a28fa39c815dbe6b7",
         "0011_tournament_places.sql": "44ef351f426c62569b5857ebd63eb1b80b76920e270882d9816c547694f83de6",
     },
     "postgresql": {
@@ -40,7 +40,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0007_tournaments.sql": "da5bbf2730ab4ee2af30c9a57b55db3136be1618e4756d7dd3155ea285aa0001",
         "0008_player_settings_again.sql": "9e9ab6b41e81a7c6bd4996c04e75fe7634822ebfc2549512f3589c32a72c5bfc",
         "0009_tournament_hands.sql": "5e095e93c1c36283bd5b4fd96871cb700fa08afcc7d566535da8c5e4df1a7b85",
-        "0010_turn_calls_shown.sql": "06bc4f323be67edc75319b6aff5a9b7562463a33e3cf26d99be533e8c651bae7",
+        "0010_turn_calls_shown.sql": "c9ea4ab4eb9d8f21f7e9c734e660a9c707211378efdc13f7316eeb6fca82d98b",
         "0011_tournament_places.sql": "390b3d094970600078dcea57460cd3a054031204fc862e39fff813a434943e18",
     },
 }

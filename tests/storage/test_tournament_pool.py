@@ -269,24 +269,24 @@ async def test_a_tournaments_hands_are_stored_for_replays(storage: Storage) -> N
     await storage.start_tournament(tid, state(t))
     none_yet = await storage.stored_hand(CHANNEL)
     assert none_yet is not None and (none_yet.status, none_yet.last_number) == ("missing", 0)
-    await storage.save_tournament(tid, state(t), TournamentHand(1))
+    await storage.save_tournament(tid, state(t), [TournamentHand(1)])
     running = await storage.stored_hand(CHANNEL, 1)
     assert running is not None and (running.status, running.record, running.variant) == (
         "running",
         None,
         "texas",
     )
-    await storage.save_tournament(tid, state(t), TournamentHand(1, {"hand": 1}))
-    await storage.save_tournament(tid, state(t), TournamentHand(2))  # the bot dies during hand 2
+    await storage.save_tournament(tid, state(t), [TournamentHand(1, {"hand": 1})])
+    await storage.save_tournament(tid, state(t), [TournamentHand(2)])  # the bot dies during hand 2
     latest = await storage.stored_hand(CHANNEL)
     assert latest is not None and (latest.number, latest.record, latest.last_number) == (1, {"hand": 1}, 2)
-    await storage.save_tournament(tid, state(t), TournamentHand(3))  # restarted: hand 3 is dealt
+    await storage.save_tournament(tid, state(t), [TournamentHand(3)])  # restarted: hand 3 is dealt
     cancelled = await storage.stored_hand(CHANNEL, 2)
     assert cancelled is not None and (cancelled.status, cancelled.record) == ("cancelled", None)
     # Hand 3 ends the tournament: noted in the payout's transaction, once.
     prizes = {ALICE: 2 * BUY_IN, BOB: 0}
-    assert await storage.finish_tournament(tid, prizes, state(t), TournamentHand(3, {"hand": 3})) is True
-    assert await storage.finish_tournament(tid, prizes, state(t), TournamentHand(3, {"hand": 9})) is False
+    assert await storage.finish_tournament(tid, prizes, state(t), [TournamentHand(3, {"hand": 3})]) is True
+    assert await storage.finish_tournament(tid, prizes, state(t), [TournamentHand(3, {"hand": 9})]) is False
     last = await storage.stored_hand(CHANNEL)
     assert last is not None and (last.number, last.status, last.record) == (3, "finished", {"hand": 3})
     missing = await storage.stored_hand(CHANNEL, 4)
@@ -307,7 +307,7 @@ async def test_a_hand_over_whose_deal_was_not_noted_is_still_stored(storage: Sto
     await register(storage, tid, t, ALICE, BOB)
     t.start()
     await storage.start_tournament(tid, state(t))
-    await storage.save_tournament(tid, state(t), TournamentHand(1, {"hand": 1}))
+    await storage.save_tournament(tid, state(t), [TournamentHand(1, {"hand": 1})])
     stored = await storage.stored_hand(CHANNEL, 1)
     assert stored is not None and (stored.status, stored.record) == ("finished", {"hand": 1})
 
