@@ -2,7 +2,9 @@
 
 Cogs never catch errors themselves. A refusal (`EngineError`, `StorageError`, `UserError`, a bad
 option, a missing permission, a command used in DMs) is answered privately with its sentence; an
-unexpected exception is logged with its traceback and the player gets a short private apology.
+unexpected exception is logged with its traceback and the player gets a short private apology;
+a database that does not answer (a driver error, not a refusal) is logged the same way for the
+operator, and the player is told that it is the database.
 Views and buttons (which discord.py does not route through the tree) call `report_error` for the
 same treatment.
 """
@@ -10,7 +12,9 @@ same treatment.
 from __future__ import annotations
 
 import logging
+import sqlite3
 
+import asyncpg
 import discord
 from discord import app_commands
 
@@ -20,6 +24,7 @@ from engine.errors import EngineError
 
 __all__ = [
     "APOLOGY",
+    "DATABASE_DOWN",
     "PokerTree",
     "ServedElsewhere",
     "guild_id_of",
@@ -35,6 +40,12 @@ APOLOGY = (
     "Qualcosa è andato storto dalla mia parte: riprova tra poco; "
     "se succede ancora, avvisa chi gestisce il bot."
 )
+DATABASE_DOWN = (
+    "Il database del bot non risponde in questo momento: riprova tra poco; "
+    "se succede ancora, avvisa chi gestisce il bot."
+)
+DATABASE_FAILURES = (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError)
+"""What the drivers raise when the database fails (a refusal of the ledger is a `StorageError`)."""
 DM_REFUSAL = "Questo comando funziona solo nei canali di un server, non nei messaggi privati."
 SERVED_ELSEWHERE = (
     "I tavoli di questo server sono gestiti da un'altra istanza del bot: riprova tra qualche secondo."
@@ -124,14 +135,16 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         return
     if text is None:
         log.error(
-            "Unexpected error in %s (guild %s, channel %s, user %s)",
+            "Database error in %s (guild %s, channel %s, user %s)"
+            if isinstance(cause, DATABASE_FAILURES)
+            else "Unexpected error in %s (guild %s, channel %s, user %s)",
             what,
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
             exc_info=(type(cause), cause, cause.__traceback__),
         )
-        text = APOLOGY
+        text = DATABASE_DOWN if isinstance(cause, DATABASE_FAILURES) else APOLOGY
     try:
         await send_private(interaction, text)
     except discord.HTTPException as exc:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from types import SimpleNamespace
 from typing import Any
 
+import asyncpg
 import discord
 import pytest
 from discord import app_commands
@@ -14,7 +16,15 @@ from discord.enums import AppCommandOptionType
 
 from bot.errors import UserError
 from bot.storage import InsufficientChips
-from bot.tree import APOLOGY, DM_REFUSAL, UNKNOWN_COMMAND, PokerTree, report_error, user_message
+from bot.tree import (
+    APOLOGY,
+    DATABASE_DOWN,
+    DM_REFUSAL,
+    UNKNOWN_COMMAND,
+    PokerTree,
+    report_error,
+    user_message,
+)
 from engine.errors import EngineError
 from fakediscord import CommandHidden
 
@@ -216,6 +226,29 @@ async def test_an_unexpected_error_is_logged_and_apologised_for(caplog: pytest.L
     (record,) = caplog.records
     assert record.levelno == logging.ERROR and "tavolo siedi" in record.getMessage()
     assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [sqlite3.OperationalError("disk I/O error"), asyncpg.exceptions.ConnectionDoesNotExistError("closed")],
+    ids=["sqlite", "postgresql"],
+)
+async def test_a_database_that_does_not_answer_is_named_to_the_player(
+    caplog: pytest.LogCaptureFixture, failure: Exception
+) -> None:
+    """A driver error is no refusal and no bug of the player's: the operator gets an ERROR with the
+    traceback, the player one private sentence that names the database."""
+    interaction = fake_interaction()
+    try:
+        raise failure
+    except type(failure) as exc:
+        error = _invoke_error(exc)
+    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+        await report_error(interaction, error)
+    assert interaction.response.sent == [(DATABASE_DOWN, True)]
+    (record,) = caplog.records
+    assert record.levelno == logging.ERROR and record.getMessage().startswith("Database error in")
+    assert record.exc_info is not None and record.exc_info[0] is type(failure)
 
 
 async def test_the_tree_refuses_interactions_from_dms() -> None:
