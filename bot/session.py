@@ -353,6 +353,7 @@ class TableSession:
         self.picture.uploaded(posted, key)
         live.message_id = posted
         self.message_hand = live.table.hand_number
+        self.owner.calls.message_posted(self.channel_id)
         await self.remember_message()
 
     async def _take_buttons_off(self, message_id: int) -> None:
@@ -443,6 +444,7 @@ class TableSession:
         live.message_id = message_id
         self.picture.uploaded(message_id, key)
         self.message_hand = live.table.hand_number
+        self.owner.calls.message_posted(self.channel_id)
         self._shown = max(self._shown, version)
         await self.remember_message()
         if previous != message_id:

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Collection, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -46,8 +46,7 @@ PING_MAX = 3600
 BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
 STORAGE_FAILURES: tuple[type[Exception], ...] = (StorageError, *DATABASE_ERRORS)
 """A note of a call that cannot be written or read: logged, and the call goes on without it."""
-POSTED_WAIT_STEP = 0.05
-POSTED_WAIT_STEPS = 60
+POSTED_WAIT = 3.0
 """A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
 
 
@@ -87,6 +86,8 @@ class _Call:
     message_id: int | None = None
     sending: bool = False
     ended: bool = False
+    table_shown: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set by `TurnCalls.message_posted` when the hand's table message reaches the channel."""
 
 
 class TurnCalls:
@@ -125,6 +126,12 @@ class TurnCalls:
         call.waiting = None
         if not call.ended:
             call.task = self._spawn(self._run(call), f"turn-call-{call.channel_id}")
+
+    def message_posted(self, channel_id: int) -> None:
+        """The table's message for its current hand is in the channel: a call waiting for it goes."""
+        call = self._calls.get(channel_id)
+        if call is not None:
+            call.table_shown.set()
 
     def end(self, channel_id: int) -> None:
         """The turn is over: the call waiting is dropped, the call shown is deleted."""
@@ -186,10 +193,9 @@ class TurnCalls:
             self._spawn(self._delete(call.channel_id, message_id), f"turn-call-delete-{call.channel_id}")
 
     async def _run(self, call: _Call) -> None:
-        for _ in range(POSTED_WAIT_STEPS):
-            if call.posted() or call.ended:
-                break
-            await asyncio.sleep(POSTED_WAIT_STEP)
+        if not call.posted():  # with ``avviso`` 0 the call is due while the hand's message is on its way
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(call.table_shown.wait(), POSTED_WAIT)
         if call.ended or not await self.wanted(call.guild_id, call.player) or call.ended:
             return
         channel = self.bot.get_partial_messageable(call.channel_id)
