@@ -251,6 +251,19 @@ async def test_a_database_that_does_not_answer_is_named_to_the_player(
     assert record.exc_info is not None and record.exc_info[0] is type(failure)
 
 
+async def test_a_broken_constraint_is_a_bug_not_a_database_down(caplog: pytest.LogCaptureFixture) -> None:
+    interaction = fake_interaction()
+    try:
+        raise sqlite3.IntegrityError("CHECK constraint failed: balance >= 0")
+    except sqlite3.IntegrityError as exc:
+        error = _invoke_error(exc)
+    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+        await report_error(interaction, error)
+    assert interaction.response.sent == [(APOLOGY, True)]
+    (record,) = caplog.records
+    assert record.getMessage().startswith("Unexpected error in")
+
+
 async def test_the_tree_refuses_interactions_from_dms() -> None:
     tree = PokerTree.__new__(PokerTree)
     with pytest.raises(app_commands.NoPrivateMessage):
