@@ -33,7 +33,7 @@ from bot.card_pictures import TablePicture, hand_picture, showdown_rows
 from bot.computers import is_computer
 from bot.errors import NETWORK_ERRORS, UserError
 from bot.fair_deck import add_to_embed
-from bot.storage import StorageError
+from bot.storage import STORAGE_FAILURES
 from bot.tables import NO_TABLE, LiveTable
 from bot.views import Target
 from engine.actions import Action, ActionKind, LegalAction
@@ -377,7 +377,7 @@ class TableSession:
                 await self.live.tournament.remember_message(self.live)
             else:
                 await self.owner.bot.storage.set_table_message(self.live.id, self.live.message_id)
-        except StorageError as exc:
+        except STORAGE_FAILURES as exc:
             log.warning("Table %s: could not store its message id: %s", self.live.id, exc)
 
     async def flush(self, timeout: float) -> None:

@@ -43,7 +43,7 @@ from bot import computers, render, tournament_text
 from bot.errors import UserError
 from bot.fair_deck import deal_fairly, with_fairness
 from bot.pictures import StandingRow, standings_png
-from bot.storage import LedgerMismatch, StorageError, TournamentHand
+from bot.storage import STORAGE_FAILURES, LedgerMismatch, StorageError, TournamentHand
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
@@ -346,7 +346,7 @@ class Tournaments:
         hands = [*run.unsaved_hands, hand]
         try:
             await self.bot.storage.save_tournament(run.id, state, hands)
-        except StorageError as exc:
+        except STORAGE_FAILURES as exc:
             log.warning("Tournament %s: hand %s was not stored: %s", run.id, hand.number, exc)
             run.unsaved_hands = [h for h in hands if h.record is not None]
             return

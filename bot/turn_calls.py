@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import NETWORK_ERRORS, UserError
-from bot.storage import DATABASE_ERRORS, StorageError
+from bot.storage import STORAGE_FAILURES
 from bot.storage.ledger import is_computer
 from bot.timers import Clock, Handle
 
@@ -44,8 +44,6 @@ PING_WORDS_OFF = frozenset({"off", "no", "mai", "spento", "nessuno"})
 """What a host may type for ``avviso`` to never call anyone at his table."""
 PING_MAX = 3600
 BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
-STORAGE_FAILURES: tuple[type[Exception], ...] = (StorageError, *DATABASE_ERRORS)
-"""A note of a call that cannot be written or read: logged, and the call goes on without it."""
 POSTED_WAIT = 3.0
 """A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
 
@@ -159,7 +157,7 @@ class TurnCalls:
         if known is None:
             try:
                 known = await self.bot.storage.turn_calls(guild_id, player)
-            except StorageError as exc:
+            except STORAGE_FAILURES as exc:
                 log.warning("Turn calls of user %s not read: %s", player, exc)
                 return True
             self._wants[key] = known

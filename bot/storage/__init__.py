@@ -40,11 +40,12 @@ from bot.storage.models import (
     TournamentStats,
     VariantStats,
 )
-from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, Storage
+from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, STORAGE_FAILURES, Storage
 
 __all__ = [
     "DATABASE_ERRORS",
     "MAX_CHIPS",
+    "STORAGE_FAILURES",
     "Account",
     "AlreadySeated",
     "BonusDisabled",

@@ -53,7 +53,14 @@ from bot.storage.postgres import PostgresBackend
 from bot.storage.sql import Backend, Body, Conn
 from bot.storage.sqlite import SqliteBackend
 
-__all__ = ["DATABASE_ERRORS", "MAX_CHIPS", "POSTGRES_SCHEMES", "Storage", "is_postgres_url"]
+__all__ = [
+    "DATABASE_ERRORS",
+    "MAX_CHIPS",
+    "POSTGRES_SCHEMES",
+    "STORAGE_FAILURES",
+    "Storage",
+    "is_postgres_url",
+]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +73,9 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
 )
+STORAGE_FAILURES: tuple[type[Exception], ...] = (StorageError, *DATABASE_ERRORS)
+"""A write that did not happen, refused by the ledger or failed by the database: what a background
+write that may be retried later (a note, a message id) catches, logs and lives with."""
 
 
 def is_postgres_url(target: Path | str) -> bool:

@@ -9,6 +9,7 @@ any test in which the bot logs an ERROR).
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import Any
 
 import pytest
@@ -165,6 +166,27 @@ async def test_a_deleted_table_message_is_posted_again_and_stored(harness: Any) 
     assert f"Tocca a <@{alice.id}>" in game.message.content
     (row,) = [r for r in await harness.bot.storage.open_tables() if r.id == game.live.id]
     assert row.message_id == game.live.message_id, "the new id is in the ledger for a restart"
+    game.finish()
+
+
+async def test_a_message_id_the_database_cannot_store_changes_nothing_at_the_table(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored message id only serves a restart: a database failing that write (a raw driver
+    error) is a warning, and the re-posted table message goes on as the table's message."""
+    game, alice, bob = await heads_up(harness)
+    old = game.message
+
+    async def disk_error(*args: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(harness.bot.storage, "set_table_message", disk_error)
+    await harness.fake.delete_message(old)
+    await game.say(bob, "apro", importo="10")
+    await converged(harness, game)
+    assert game.live.message_id != old.id
+    assert f"Tocca a <@{alice.id}>" in game.message.content
+    monkeypatch.undo()
     game.finish()
 
 
