@@ -249,14 +249,9 @@ class ComputerPlayers:
             async with sessions.bot.tables.locked(channel) as live:
                 if live.table.hand_running:
                     return
-                table = live.table
                 for seat in live.view().seats:
                     if is_computer(seat.player) and seat.sitting_out:
-                        hook = live.tournament
-                        if hook is None:
-                            back = functools.partial(table.come_back, seat.player)
-                        else:
-                            back = functools.partial(hook.come_back, live, seat.player)
+                        back = functools.partial(live.come_back, seat.player)
                         events = await sessions.bot.tables.apply(live, back)
                         sessions.of(live).record(events)
         except (UserError, EngineError, StorageError):

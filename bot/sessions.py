@@ -268,11 +268,7 @@ class Sessions:
                 raise UserError(NOT_SEATED)
 
         async with self._judged(interaction, target, judge) as (live, session):
-            hook = live.tournament
-            if hook is None:
-                events = await self.bot.tables.apply(live, lambda: live.table.come_back(player))
-            else:
-                events = await self.bot.tables.apply(live, lambda: hook.come_back(live, player))
+            events = await self.bot.tables.apply(live, lambda: live.come_back(player))
             dms = session.record(events)
             await self._answer(interaction, session, events)
         await self.deliver(live.channel_id, dms)

@@ -122,6 +122,13 @@ class LiveTable:
         """Seated and not on his way out (a player who left during a hand keeps his seat until it ends)."""
         return any(seat.player == player_id and not seat.leaving for seat in self.view().seats)
 
+    def come_back(self, player_id: int) -> list[Event]:
+        """A sitting-out player plays again (Rientro, /tavolo rientra, a computer between hands); at a
+        tournament's table through the tournament, which keeps its away marks in step."""
+        if self.tournament is None:
+            return self.table.come_back(player_id)
+        return self.tournament.come_back(self, player_id)
+
 
 RngFactory = Callable[[], random.Random]
 

@@ -12,14 +12,12 @@ same treatment.
 from __future__ import annotations
 
 import logging
-import sqlite3
 
-import asyncpg
 import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.storage import StorageError
+from bot.storage import DATABASE_FAILURES, StorageError
 from engine.errors import EngineError
 
 __all__ = [
@@ -44,15 +42,6 @@ DATABASE_DOWN = (
     "Il database del bot non risponde in questo momento: riprova tra poco; "
     "se succede ancora, avvisa chi gestisce il bot."
 )
-DATABASE_FAILURES = (
-    sqlite3.OperationalError,  # locked, disk I/O, cannot open
-    asyncpg.PostgresConnectionError,  # the connection is gone or was refused
-    asyncpg.exceptions.OperatorInterventionError,  # the server shuts down or cancelled the query
-    asyncpg.exceptions.InsufficientResourcesError,  # disk full, out of memory, too many connections
-    asyncpg.InterfaceError,  # the pool or the connection closed under the query
-)
-"""What the drivers raise when the database fails rather than the bot (a refusal of the ledger is a
-`StorageError`; a broken constraint stays an unexpected error, a bug)."""
 DM_REFUSAL = "Questo comando funziona solo nei canali di un server, non nei messaggi privati."
 SERVED_ELSEWHERE = (
     "I tavoli di questo server sono gestiti da un'altra istanza del bot: riprova tra qualche secondo."

@@ -40,10 +40,11 @@ from bot.storage.models import (
     TournamentStats,
     VariantStats,
 )
-from bot.storage.storage import DATABASE_ERRORS, MAX_CHIPS, STORAGE_FAILURES, Storage
+from bot.storage.storage import DATABASE_ERRORS, DATABASE_FAILURES, MAX_CHIPS, STORAGE_FAILURES, Storage
 
 __all__ = [
     "DATABASE_ERRORS",
+    "DATABASE_FAILURES",
     "MAX_CHIPS",
     "STORAGE_FAILURES",
     "Account",

@@ -55,6 +55,7 @@ from bot.storage.sqlite import SqliteBackend
 
 __all__ = [
     "DATABASE_ERRORS",
+    "DATABASE_FAILURES",
     "MAX_CHIPS",
     "POSTGRES_SCHEMES",
     "STORAGE_FAILURES",
@@ -73,7 +74,16 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
 )
-STORAGE_FAILURES: tuple[type[Exception], ...] = (StorageError, *DATABASE_ERRORS)
+DATABASE_FAILURES: tuple[type[Exception], ...] = (
+    sqlite3.OperationalError,  # locked, disk I/O, cannot open
+    asyncpg.PostgresConnectionError,  # the connection is gone or was refused
+    asyncpg.exceptions.OperatorInterventionError,  # the server shuts down or cancelled the query
+    asyncpg.exceptions.InsufficientResourcesError,  # disk full, out of memory, too many connections
+    asyncpg.InterfaceError,  # the pool or the connection closed under the query
+)
+"""What the drivers raise at run time when the database fails rather than the bot: a refusal of the
+ledger is a `StorageError`, and a broken constraint (a bug) is none of these."""
+STORAGE_FAILURES: tuple[type[Exception], ...] = (StorageError, *DATABASE_FAILURES)
 """A write that did not happen, refused by the ledger or failed by the database: what a background
 write that may be retried later (a note, a message id) catches, logs and lives with."""
 
