@@ -153,6 +153,16 @@ class TablePicture:
             return {}, None
         return {"attachments": [self.current.file()]}, self.current.key
 
+    def final_files(self, message_id: int) -> Callable[[], dict[str, Any]]:
+        """What the last edit of ``message_id`` must carry, as a maker of fresh keyword arguments (a
+        new upload for each attempt): it outlives `new_hand`, which forgets what the message holds."""
+        held, current = self._uploaded.get(message_id), self.current
+        if current is None:
+            return (lambda: {"attachments": []}) if held else dict
+        if held == current.key:
+            return dict
+        return lambda: {"attachments": [current.file()]}
+
     def restored(self, message_id: int | None) -> None:
         """After a restart nobody knows what picture ``message_id`` holds: its next edit drops it
         (the picture went with the memory of the hand, like the results' text)."""

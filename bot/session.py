@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -136,6 +136,9 @@ class TableSession:
         self._version = 0
         self._shown = 0
         self._retire: dict[int, None] = {}  # message ids whose buttons must come off, in order
+        # Retired messages the channel does not show at their last state yet (`seal`): that state
+        # without buttons, and the maker of its picture's upload.
+        self._final: dict[int, tuple[dict[str, Any], Callable[[], dict[str, Any]]]] = {}
         self._edit_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self.picture = TablePicture()
@@ -261,6 +264,19 @@ class TableSession:
         self._version += 1
         self._wake()
 
+    def seal(self) -> None:
+        """The next hand is about to be dealt on a new message. If the channel does not show this
+        message's last state yet (an edit failing and retried, or in flight), keep that state for
+        the edit that retires the message (`_take_buttons_off`): it ends on the hand's result, never
+        on a turn and a countdown of a hand long over."""
+        message_id = self.live.message_id
+        if message_id is None:
+            return
+        self._final.pop(message_id, None)  # kept by a deal that then failed: older than the channel
+        if self._shown >= self._version:
+            return
+        self._final[message_id] = ({**self.render(), "view": None}, self.picture.final_files(message_id))
+
     def retire(self, message_id: int | None) -> None:
         """Queue taking the buttons off an older table message (its text stays as its record)."""
         if message_id is not None:
@@ -338,6 +354,7 @@ class TableSession:
             try:
                 await rest.edit(self.owner.bot, live.channel_id, message_id, **self.render(), **files)
                 self.picture.uploaded(message_id, key)
+                self._final.pop(message_id, None)  # the channel shows a later state than the kept one
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_CHANNEL:
                     log.warning("Table %s: its channel is gone", live.id)
@@ -357,18 +374,27 @@ class TableSession:
         await self.remember_message()
 
     async def _take_buttons_off(self, message_id: int) -> None:
+        final = self._final.pop(message_id, None)
         if message_id == self.live.message_id and not self.closed:
             return  # it became the table message again: the renderer shows its buttons
+        message = {"view": None} if final is None else {**final[0], **final[1]()}
         try:
-            await rest.edit(self.owner.bot, self.channel_id, message_id, view=None)
+            await rest.edit(self.owner.bot, self.channel_id, message_id, **message)
         except discord.NotFound:
             return  # deleted: no button left to take off
         except discord.HTTPException as exc:
-            if exc.status == 429 or exc.status >= 500:
-                raise  # retried by the renderer
-            log.warning(
-                "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
-            )
+            if exc.status != 429 and exc.status < 500:
+                log.warning(
+                    "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
+                )
+                return
+            if final is not None:
+                self._final[message_id] = final
+            raise  # retried by the renderer
+        except (discord.RateLimited, *NETWORK_ERRORS):
+            if final is not None:
+                self._final[message_id] = final
+            raise  # retried by the renderer
 
     async def remember_message(self) -> None:
         """Keep the table message id in the ledger, so that a restart can edit it."""
@@ -403,12 +429,19 @@ class TableSession:
             files, key = self.picture.edit_files(message_id)
             try:
                 await rest.update(interaction, **self.render(), **files)
-            except discord.HTTPException as exc:
+            except (discord.HTTPException, *NETWORK_ERRORS) as exc:
                 # Too late for this interaction (10062) or Discord failed: the renderer shows the table.
-                log.warning("Table %s: a click could not be answered by an edit: %s", self.live.id, exc)
+                log.warning("Table %s: a click could not be answered by an edit: %r", self.live.id, exc)
                 self._wake()
+                if not isinstance(exc, discord.NotFound):
+                    # One more try at acknowledging the click, so that his client shows no failure:
+                    # refused when the first answer did reach Discord, which is as good.
+                    with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+                        await interaction.response.defer()
                 return
             self.picture.uploaded(message_id, key)
+            if message_id is not None:
+                self._final.pop(message_id, None)  # the channel shows a later state than the kept one
             self._shown = max(self._shown, version)
 
     def repost(self) -> None:
@@ -440,6 +473,8 @@ class TableSession:
             # The hand is dealt: its message must exist. The renderer posts it through the channel.
             log.warning("Table %s: the new hand's message was not posted with its answer: %r", live.id, exc)
             self.repost()
+            if deferred:
+                await done_privately(interaction)  # the renderer posts the hand: his command is done
             return
         live.message_id = message_id
         self.picture.uploaded(message_id, key)

@@ -94,9 +94,11 @@ def winners_text(tournament: Tournament) -> str:
     return "\n".join(lines)
 
 
-def status_embed(tournament: Tournament, now: float | None = None) -> discord.Embed:
-    """/torneo stato: the level and when the next comes, stacks, average, players left, payouts."""
-    now = time.time() if now is None else now
+def status_embed(tournament: Tournament) -> discord.Embed:
+    """/torneo stato: the level and when the next comes, stacks, average, players left, payouts.
+
+    The level clock runs on the monotonic clock (bot/tournaments.py: a wall clock stepped back must
+    not stop a tournament); only the time shown to the players is the wall clock's."""
     config = tournament.config
     variant = config.options.variant
     title = f"Torneo di {variant_name(variant)}"
@@ -114,11 +116,11 @@ def status_embed(tournament: Tournament, now: float | None = None) -> discord.Em
     if tournament.phase is Phase.IN_CORSO:
         following = config.schedule.level(tournament.level_number + 1).describe(variant)
         hands = tournament.hands_to_next_level()
-        seconds = tournament.seconds_to_next_level(now)
+        seconds = tournament.seconds_to_next_level(time.monotonic())
         if hands is not None:
             when = "dopo questa mano" if hands <= 1 else f"tra {hands} mani"
         else:
-            when = f"<t:{int(now + max(0.0, seconds or 0.0))}:R> (alla fine della mano in corso)"
+            when = f"<t:{int(time.time() + max(0.0, seconds or 0.0))}:R> (alla fine della mano in corso)"
         lines.append(f"Prossimo {following}: {when}.")
     alive = tournament.stacks()
     if alive:

@@ -40,10 +40,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import computers, render, tournament_text
-from bot.errors import UserError
+from bot.errors import NETWORK_ERRORS, UserError
 from bot.fair_deck import deal_fairly, with_fairness
 from bot.pictures import StandingRow, standings_png
-from bot.storage import STORAGE_FAILURES, LedgerMismatch, StorageError, TournamentHand
+from bot.storage import STORAGE_FAILURES, LedgerMismatch, TournamentHand
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
 from bot.tables import LiveTable
@@ -222,13 +222,15 @@ class Tournaments:
         t = run.tournament
         if t.hands_played or (run.live is not None and run.live.table.hand_running):
             raise UserError(CANCEL_STARTED)
+        t.resume(time.monotonic())  # a running level clock measured up to now: the state below is exact
         before = t.to_dict()
         t.cancel()
         refunds = dict.fromkeys(t.players, t.config.buy_in)
         try:
             await self.bot.storage.cancel_tournament(run.id, refunds, run.state())
         except BaseException:
-            run.tournament = Tournament.from_dict(before)
+            run.tournament = Tournament.from_dict(before)  # stored states restore with the clock paused:
+            run.tournament.resume(time.monotonic())  # it runs on from the time left a moment ago
             raise
         if run.live is not None:
             self._let_go(run.live)
@@ -241,8 +243,12 @@ class Tournaments:
         if t.players and all(computers.is_computer(p) for p in t.players):
             raise UserError(NO_HUMAN)
         before = t.to_dict()
+        # Refused before any change (already started, fewer than 2 entrants, a payout needing more):
+        # a second /torneo inizia must not touch the running tournament. The level clock runs on the
+        # monotonic clock: only the time left is stored, and a wall clock stepped back (NTP) would
+        # stop the tournament at its next boundary.
+        t.start(time.monotonic())
         try:  # anything failing before the start is stored leaves the registrations as they were
-            t.start(time.time())  # EngineError: fewer than 2 entrants, a payout needing more
             order = list(t.players)
             run.rng.shuffle(order)
             live = self._table_for(run, seat_entrants(t, order, rng=run.rng))
@@ -302,6 +308,7 @@ class Tournaments:
 
     async def _deal(self, run: LiveTournament, live: LiveTable) -> list[DM]:
         t = run.tournament
+        self.bot.sessions.of(live).seal()  # the last hand's message ends on its result
         try:
             deck = self.bot.tables.next_deck(run.channel_id)
             (table, events), fair = deal_fairly(
@@ -332,7 +339,7 @@ class Tournaments:
         """The hand boundary (under the lock): the stacks to the tournament, the state stored."""
         t = run.tournament
         hand = TournamentHand(live.table.hand_number, with_fairness(live.table.hand_record(), live.fair))
-        events = close_hand(live.table, t, now=time.time())
+        events = close_hand(live.table, t, now=time.monotonic())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
             await self._save(run, run.state(), hand)
@@ -369,8 +376,8 @@ class Tournaments:
         channel = self.bot.get_partial_messageable(run.channel_id)
         try:
             await channel.send(**message)
-        except (discord.HTTPException, OSError) as exc:
-            log.warning("Tournament %s: a message to its channel failed: %s", run.id, exc)
+        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+            log.warning("Tournament %s: a message to its channel failed: %r", run.id, exc)
 
     async def _finish(self, run: LiveTournament, events: list[TournamentEvent], hand: TournamentHand) -> None:
         """Store the last boundary and hand with every prize (retried until the database takes it, unless the
@@ -394,7 +401,7 @@ class Tournaments:
             except LedgerMismatch as exc:  # the same every time: a bug for the operator, not a retry
                 log.error("Tournament %s: the prizes do not match its pool, nothing paid: %s", run.id, exc)
                 return
-            except StorageError as exc:
+            except STORAGE_FAILURES as exc:  # a refusal or a driver error: finishing twice pays once
                 log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
                 await asyncio.sleep(PAYOUT_RETRY)
         await self._announce(run, [e for e in events if not isinstance(e, LevelUp)])
@@ -417,7 +424,7 @@ class Tournaments:
             await self._send(run, content=tournament_text.winners_text(t), file=picture)
         try:
             await self.bot.storage.tournament_announced(run.id)
-        except StorageError as exc:
+        except STORAGE_FAILURES as exc:
             log.warning("Tournament %s: could not note the standings as posted: %s", run.id, exc)
         self._drop(run)
 
@@ -461,7 +468,7 @@ class Tournaments:
             # the next one gets the next number and no component of its message matches it.
             state["hand_number"] = int(state["hand_number"]) + 1
         live = self._table_for(run, Table.from_dict(state, rng=run.rng), row.message_id)
-        t.resume(time.time())
+        t.resume(time.monotonic())
         self._by_channel[row.channel_id] = run  # only now: a state that cannot be rebuilt leaves nothing
         async with live.lock:
             self.bot.tables.attach(live)

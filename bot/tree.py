@@ -4,7 +4,10 @@ Cogs never catch errors themselves. A refusal (`EngineError`, `StorageError`, `U
 option, a missing permission, a command used in DMs) is answered privately with its sentence; an
 unexpected exception is logged with its traceback and the player gets a short private apology;
 a database that does not answer (a driver error, not a refusal) is logged the same way for the
-operator, and the player is told that it is the database.
+operator, and the player is told that it is the database. Discord failing while a command is answered
+(a dropped connection, a 5xx, rate limits past discord.py's retries) is no bug of ours: a warning,
+and the player, if he can still be reached, is sent to the table message, which the renderer keeps
+true whatever happened.
 Views and buttons (which discord.py does not route through the tree) call `report_error` for the
 same treatment.
 """
@@ -16,15 +19,17 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.errors import NETWORK_ERRORS, UserError
 from bot.storage import DATABASE_FAILURES, StorageError
 from engine.errors import EngineError
 
 __all__ = [
     "APOLOGY",
     "DATABASE_DOWN",
+    "DISCORD_FAILED",
     "PokerTree",
     "ServedElsewhere",
+    "discord_failed",
     "guild_id_of",
     "report_error",
     "require_guild",
@@ -41,6 +46,10 @@ APOLOGY = (
 DATABASE_DOWN = (
     "Il database del bot non risponde in questo momento: riprova tra poco; "
     "se succede ancora, avvisa chi gestisce il bot."
+)
+DISCORD_FAILED = (
+    "La connessione con Discord si è interrotta mentre ti rispondevo: "
+    "il messaggio del tavolo mostra com'è andata."
 )
 DM_REFUSAL = "Questo comando funziona solo nei canali di un server, non nei messaggi privati."
 SERVED_ELSEWHERE = (
@@ -129,7 +138,16 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             cause,
         )
         return
-    if text is None:
+    if text is None and discord_failed(cause):
+        log.warning(
+            "Interaction %s: Discord failed while %s was answered (user %s): %r",
+            interaction.id,
+            what,
+            interaction.user.id,
+            cause,
+        )
+        text = DISCORD_FAILED
+    elif text is None:
         log.error(
             "Database error in %s (guild %s, channel %s, user %s)"
             if isinstance(cause, DATABASE_FAILURES)
@@ -143,9 +161,16 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         text = DATABASE_DOWN if isinstance(cause, DATABASE_FAILURES) else APOLOGY
     try:
         await send_private(interaction, text)
-    except discord.HTTPException as exc:
+    except (discord.HTTPException, *NETWORK_ERRORS) as exc:
         # The interaction expired or Discord is down: nothing more can reach the player.
         log.warning("Could not deliver an error reply to user %s: %s", interaction.user.id, exc)
+
+
+def discord_failed(error: BaseException) -> bool:
+    """Whether Discord, not the bot, failed: below HTTP, a 5xx, or rate limits past every retry."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, (discord.RateLimited, *NETWORK_ERRORS))
 
 
 class PokerTree(app_commands.CommandTree[discord.Client]):

@@ -159,8 +159,8 @@ class Tavolo(
                     note = f"{who} porta al tavolo tutto il suo saldo: {render.chips(amount)}."
             events = await self.bot.tables.sit(live, user_id, amount)
             self.bot.sessions.note(interaction.user)  # his name, for the showdown picture
-            await self._reply(interaction, live, note, events)
             self.bot.sessions.of(live).record(events)  # the table message shows him seated too
+            await self._reply(interaction, live, note, events)
 
     @app_commands.command(
         name=T("alzati"), description=T("Alzati dal tavolo: le tue fiches tornano nel saldo")
@@ -178,11 +178,13 @@ class Tavolo(
                 text = f"{who} lascia il tavolo: le sue fiches tornano nel saldo alla fine della mano."
             else:
                 text = f"{who} lascia il tavolo: {render.chips(paid)} tornano nel suo saldo."
-            shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
-            await self._reply(interaction, live, text, shown)
-            if events:
+            if events:  # the session first: the change is made, whatever happens to the answer
                 dms = self.bot.sessions.of(live).record(events)
-        await self.bot.sessions.deliver(channel_id, dms)
+            shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
+            try:
+                await self._reply(interaction, live, text, shown)
+            finally:
+                await self.bot.sessions.deliver(channel_id, dms)
 
     @app_commands.command(name=T("inizia"), description=T("Inizia la prossima mano"))
     async def inizia(self, interaction: discord.Interaction) -> None:
@@ -213,13 +215,15 @@ class Tavolo(
         async with self.bot.tables.locked(channel_id) as live:
             _check_may_close(interaction, live)
             payouts = await self.bot.tables.close(live)
-            text = render.close_text(interaction.user.id, payouts)
-            await public_answer(interaction, self.bot, content=text)
             # The last table message must not offer "Prossima mano" for a table that is gone.
             session = self.bot.sessions.of(live)
             session.retire(live.message_id)
             self.bot.sessions.forget(session)
-        await self._post_summary(channel_id, live.id)
+        try:
+            text = render.close_text(interaction.user.id, payouts)
+            await public_answer(interaction, self.bot, content=text)
+        finally:  # the table is closed whatever happened to the answer: its night is told
+            await self._post_summary(channel_id, live.id)
 
     @app_commands.command(name=T("riepilogo"), description=T("Il riepilogo della serata a questo tavolo"))
     async def riepilogo(self, interaction: discord.Interaction) -> None:
@@ -258,8 +262,8 @@ class Tavolo(
                 f"{who} fa sedere {name}, giocatore del computer ({livello}), "
                 f"con {render.chips(amount)} della casa."
             )
-            await self._reply(interaction, live, text, events)
             self.bot.sessions.of(live).record(events)
+            await self._reply(interaction, live, text, events)
 
     @app_commands.command(
         name=T("congeda"),
@@ -278,11 +282,13 @@ class Tavolo(
                 text = f"{name} lascia il tavolo: le sue fiches tornano alla casa alla fine della mano."
             else:
                 text = f"{name} lascia il tavolo: {render.chips(paid)} tornano alla casa."
-            shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
-            await self._reply(interaction, live, text, shown)
-            if events:
+            if events:  # the session first: the change is made, whatever happens to the answer
                 dms = self.bot.sessions.of(live).record(events)
-        await self.bot.sessions.deliver(channel_id, dms)
+            shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
+            try:
+                await self._reply(interaction, live, text, shown)
+            finally:
+                await self.bot.sessions.deliver(channel_id, dms)
 
     @congeda.autocomplete("nome")
     async def _computer_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 __all__ = [
+    "NOT_OWNED",
     "AlreadySeated",
     "BonusDisabled",
     "BonusNotReady",
@@ -97,6 +98,9 @@ class LedgerMismatch(StorageError):
     """The chips the caller reports do not match the ledger: refused so that no chip is created or lost."""
 
 
+NOT_OWNED = "Questo tavolo è gestito da un altro processo del bot: riprova tra poco."
+
+
 class TableNotOwned(StorageError):
     """Another bot process owns this table (several processes share the database): refused so that
     two processes never play, finish or pay out the same table."""
@@ -109,3 +113,9 @@ class DatabaseBusy(StorageError):
 
 class ShardBusy(StorageError):
     """Another live bot process already holds one of the shards this process asked for."""
+
+
+class DatabaseUnreachable(Exception):
+    """PostgreSQL could not be reached for a new connection (refused, timed out: the server is down or
+    restarting). Not a refusal of the ledger, so no `StorageError`: one of the drivers' run-time
+    failures (`DATABASE_FAILURES`), which the pool recovers from once the server is back."""

@@ -70,13 +70,13 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
         raise MigrationRefused("the target must be a postgresql:// URL")
     if not sqlite_path.is_file():
         raise MigrationRefused(f"no SQLite database at {sqlite_path}")
-    source = await Storage.open(sqlite_path)
     try:
-        try:
-            # The bot must be stopped: what it wrote after the copy would be lost with the file.
-            await source.hold_database()
-        except ShardBusy as exc:
-            raise MigrationRefused(f"a bot is running on {sqlite_path}: stop it first") from exc
+        # The bot must be stopped: what it wrote after the copy would be lost with the file. The file
+        # is held before its migrations run, so a refusal leaves a running bot's schema as it was.
+        source = await Storage.open(sqlite_path, hold=True)
+    except ShardBusy as exc:
+        raise MigrationRefused(f"a bot is running on {sqlite_path}: stop it first") from exc
+    try:
         target = await Storage.open(url)
         try:
             return await _copy(source, target)

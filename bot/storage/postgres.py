@@ -34,7 +34,7 @@ from typing import Literal, TypeVar
 import asyncpg
 
 from bot.storage.db import Migration, load_migrations, pending
-from bot.storage.errors import DatabaseBusy, ShardBusy
+from bot.storage.errors import DatabaseBusy, DatabaseUnreachable, ShardBusy
 from bot.storage.sql import Backend, Body, Conn, Row, Statement
 
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
@@ -209,10 +209,24 @@ class PostgresBackend(Backend):
             "read_committed" if write else "repeatable_read"
         )
         try:
-            async with self.pool.acquire() as conn, conn.transaction(isolation=isolation, readonly=not write):
+            async with self._connection() as conn, conn.transaction(isolation=isolation, readonly=not write):
                 yield PostgresConn(conn)
         except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
             raise DatabaseBusy(_BUSY) from exc
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy[asyncpg.Record]]:
+        """A pooled connection. A server that is down makes the pool's new connection fail with the
+        socket's error (refused, timed out): that comes out as `DatabaseUnreachable`, a database
+        failure, not as an `OSError` the bot would take for a failure of Discord's network."""
+        try:
+            conn = await self.pool.acquire()
+        except OSError as exc:
+            raise DatabaseUnreachable(f"PostgreSQL unreachable: {exc!r}") from exc
+        try:
+            yield conn
+        finally:
+            await self.pool.release(conn)
 
     async def run(self, body: Body[T], *, write: bool) -> T:
         """`body` as one transaction, tried again when PostgreSQL aborted it as a deadlock or a
@@ -227,7 +241,7 @@ class PostgresBackend(Backend):
         raise AssertionError("unreachable")  # pragma: no cover - the last attempt returns or raises
 
     async def read_once(self, body: Body[T]) -> T:
-        async with self.pool.acquire() as conn:
+        async with self._connection() as conn:
             return await body(_OneRead(conn))
 
     async def hold_shards(self, shard_ids: Collection[int], shard_count: int) -> None:

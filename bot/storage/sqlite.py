@@ -89,6 +89,24 @@ def _to_the_end(work: Awaitable[T]) -> T:
     raise RuntimeError(f"a SQLite transaction awaited {waited!r}: it may await only its connection")
 
 
+def _lock(path: Path) -> IO[bytes]:
+    """An exclusive lock on ``<file>.lock``, held while the returned file stays open: a second bot
+    process on the same file would cancel the first one's running hands at its start-up (`recover`)
+    and then play the same tables. The operating system drops the lock with the process, kill -9
+    included, so a crashed bot never keeps its successor out. `ShardBusy` if another process has it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    held = open(path.with_name(path.name + ".lock"), "ab")  # noqa: SIM115 (kept open)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.close()
+        raise ShardBusy(
+            f"Un altro processo del bot usa già il file {path.name}: "
+            "con SQLite il bot gira in un processo solo."
+        ) from None
+    return held
+
+
 class SqliteBackend(Backend):
     dialect = "sqlite"
 
@@ -101,32 +119,33 @@ class SqliteBackend(Backend):
         self._held: IO[bytes] | None = None
 
     @classmethod
-    async def open(cls, path: Path | str) -> SqliteBackend:
-        """Connect (creating the parent folder), switch to WAL and apply pending migrations."""
-        conn = await connect(path)
+    async def open(cls, path: Path | str, *, hold: bool = False) -> SqliteBackend:
+        """Connect (creating the parent folder), switch to WAL and apply pending migrations.
+
+        ``hold``: take the file's lock (`hold_database`) before anything else, migrations included,
+        so that a process refused because a bot runs on the file has not upgraded its schema under
+        that bot (whose next start would find a database newer than itself)."""
+        file = None if str(path) == ":memory:" else Path(path)
+        held = _lock(file) if hold and file is not None else None
         try:
-            return cls(conn, await migrate(conn), None if str(path) == ":memory:" else Path(path))
+            conn = await connect(path)
+            try:
+                backend = cls(conn, await migrate(conn), file)
+            except BaseException:
+                await conn.close()
+                raise
         except BaseException:
-            await conn.close()
+            if held is not None:
+                held.close()
             raise
+        backend._held = held
+        return backend
 
     async def hold_database(self) -> None:
-        """An exclusive lock on ``<file>.lock`` for the life of this backend: a second bot process on
-        the same file would cancel the first one's running hands at its start-up (`recover`) and
-        then play the same tables. The operating system drops the lock with the process, kill -9
-        included, so a crashed bot never keeps its successor out."""
+        """An exclusive lock on ``<file>.lock`` for the life of this backend (`_lock`)."""
         if self.path is None or self._held is not None:
             return
-        held = open(self.path.with_name(self.path.name + ".lock"), "ab")  # noqa: SIM115 (kept open)
-        try:
-            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            held.close()
-            raise ShardBusy(
-                f"Un altro processo del bot usa già il file {self.path.name}: "
-                "con SQLite il bot gira in un processo solo."
-            ) from None
-        self._held = held
+        self._held = _lock(self.path)
 
     @asynccontextmanager
     async def transaction(self, *, write: bool) -> AsyncIterator[Conn]:

@@ -191,14 +191,14 @@ async def table_summary(conn: Conn, table_id: int) -> TableSessionSummary | None
     )
     biggest = await conn.fetchone(
         "SELECT hp.pot_won, hp.user_id, h.number FROM hand_players AS hp JOIN hands AS h ON h.id = hp.hand_id"
-        " WHERE hp.table_id = ? AND hp.pot_won > 0 ORDER BY hp.pot_won DESC, h.number LIMIT 1",
+        " WHERE hp.table_id = ? AND hp.pot_won > 0 ORDER BY hp.pot_won DESC, h.number, hp.user_id LIMIT 1",
         (table_id,),
     )
     best = await conn.fetchone(
         "SELECT hp.shown_text, hp.user_id, h.number"
         " FROM hand_players AS hp JOIN hands AS h ON h.id = hp.hand_id"
         " WHERE hp.table_id = ? AND hp.shown_strength IS NOT NULL"
-        " ORDER BY hp.shown_strength DESC, h.number LIMIT 1",
+        " ORDER BY hp.shown_strength DESC, h.number, hp.user_id LIMIT 1",  # a split pot: the lower id
         (table_id,),
     )
     return TableSessionSummary(

@@ -29,7 +29,9 @@ import asyncpg
 
 from bot.storage import ledger, player_settings, shown_calls, stats, tables, tournaments
 from bot.storage.errors import (
+    NOT_OWNED,
     BonusDisabled,
+    DatabaseUnreachable,
     HandNotRunning,
     InvalidAmount,
     LedgerMismatch,
@@ -80,6 +82,7 @@ DATABASE_FAILURES: tuple[type[Exception], ...] = (
     asyncpg.exceptions.OperatorInterventionError,  # the server shuts down or cancelled the query
     asyncpg.exceptions.InsufficientResourcesError,  # disk full, out of memory, too many connections
     asyncpg.InterfaceError,  # the pool or the connection closed under the query
+    DatabaseUnreachable,  # no new connection: the server is down or restarting (bot/storage/postgres.py)
 )
 """What the drivers raise at run time when the database fails rather than the bot: a refusal of the
 ledger is a `StorageError`, and a broken constraint (a bug) is none of these."""
@@ -161,11 +164,14 @@ class Storage:
         starting_chips: int = 1000,
         daily_bonus: int = 200,
         clock: Callable[[], datetime] = _utcnow,
+        hold: bool = False,
     ) -> Storage:
         """Open the database and apply pending migrations.
 
         `target` is a ``postgresql://`` URL (an asyncpg pool on that server) or the path of a SQLite
-        file (created with its folder if missing, in WAL mode).
+        file (created with its folder if missing, in WAL mode). ``hold``: a SQLite file is held for
+        this process before any migration (`hold_database`, `ShardBusy` if a bot runs on it);
+        nothing on PostgreSQL, where processes share the database by shards.
         """
         if isinstance(starting_chips, bool) or not 0 < starting_chips <= MAX_CHIPS:
             raise ValueError(f"starting_chips must be a positive integer, not {starting_chips!r}")
@@ -175,7 +181,7 @@ class Storage:
         if is_postgres_url(target):
             backend = await PostgresBackend.open(str(target))
         else:
-            backend = await SqliteBackend.open(target)
+            backend = await SqliteBackend.open(target, hold=hold)
         return cls(backend, starting_chips=starting_chips, daily_bonus=daily_bonus, clock=clock)
 
     @property
@@ -321,7 +327,7 @@ class Storage:
                 variant=variant,
                 options_json=options_json,
                 state_json=state_json,
-                owner=self._owner,
+                owner=self._new_owner(),
                 now=self._now(),
             )
         )
@@ -515,6 +521,15 @@ class Storage:
         running bot (backups, `check`) do not."""
         await self._backend.hold_database()
 
+    def _new_owner(self) -> str | None:
+        """The owner a new table or tournament is stamped with. Refused (`TableNotOwned`) once this
+        process lost its shards: another may own them now, and would never claim a table made after
+        its claim, so the table would belong to nobody until a restart."""
+        lost = self.shards_lost
+        if lost is not None and lost.is_set():
+            raise TableNotOwned(NOT_OWNED)
+        return self._owner
+
     @property
     def shards_lost(self) -> asyncio.Event | None:
         """Set when the shards `claim_tables` holds stopped being held while the process runs: on
@@ -607,7 +622,7 @@ class Storage:
                 variant=variant,
                 config_json=_dump(config),
                 state_json=_dump(state),
-                owner=self._owner,
+                owner=self._new_owner(),
                 now=self._now(),
             )
         )

@@ -19,6 +19,7 @@ import json
 from collections.abc import Collection, Sequence
 
 from bot.storage.errors import (
+    NOT_OWNED,
     AlreadySeated,
     HandInProgress,
     HandNotRunning,
@@ -85,7 +86,7 @@ def shard_filter(shards: Shards | None, alias: str = "poker_tables") -> tuple[st
 def check_owner(owner: str | None, token: str | None) -> None:
     """A table with an owner may be written only by the process holding that owner's token."""
     if owner is not None and owner != token:
-        raise TableNotOwned("Questo tavolo è gestito da un altro processo del bot: riprova tra poco.")
+        raise TableNotOwned(NOT_OWNED)
 
 
 async def _open_table(conn: Conn, table_id: int, token: str | None) -> tuple[int, int]:

@@ -5,10 +5,11 @@ table reports (``Table.seats()``) and the carried pot (``public_view().carried``
 what happened (``LevelUp``, ``PlayerEliminated``, ``TournamentFinished``); before the next hand it
 applies ``options_for_current_level()`` to the table (``engine.tournament.seating`` does both).
 
-Time-based levels use no clock of their own: the caller passes ``now`` (any seconds count, e.g.
-``time.time()``). What is stored is the time left in the level at the last boundary
-(``remaining_seconds``), never a moment: a tournament restored after a restart is paused until
-``resume(now)`` (or its next boundary), so the downtime does not eat the level.
+Time-based levels use no clock of their own: the caller passes ``now`` (any seconds count that
+never goes back, e.g. ``time.monotonic()``: a wall clock stepped back is refused). What is stored is
+the time left in the level at the last boundary (``remaining_seconds``), never a moment: a tournament
+restored after a restart is paused until ``resume(now)`` (or its next boundary), so the downtime
+does not eat the level.
 """
 
 from __future__ import annotations

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import HandPlayer, Storage, TournamentHand
+from bot.storage import db as sqlite_db
 from bot.storage.migrate_to_postgres import TABLES, main
 from bot.storage.sqlite import SqliteBackend
 from engine.tournament import Tournament, TournamentConfig
@@ -157,6 +160,31 @@ async def test_a_file_a_bot_is_running_on_is_not_copied(
     # empty target only: nothing had been written).
     later = run("--sqlite", str(source), "--postgres", pg.target)
     assert later.returncode == 0, later.stderr
+
+
+async def test_a_refused_copy_leaves_a_running_bots_schema_as_it_was(tmp_path: Path, pg: Database) -> None:
+    # A bot one version behind runs on the file: the refused tool must not have upgraded its schema
+    # first (that bot's next start would find a database newer than itself and stop).
+    source = tmp_path / "poker.sqlite3"
+    conn = await sqlite_db.connect(source)
+    try:
+        older = sqlite_db.load_migrations("sqlite")[:-1]
+        assert await sqlite_db.migrate(conn, older) == len(older)
+    finally:
+        await conn.close()
+    with _held(source):
+        done = run("--sqlite", str(source), "--postgres", pg.target)
+        assert done.returncode == 1 and "a bot is running on" in done.stderr, done.stderr
+        with contextlib.closing(sqlite3.connect(source)) as after:
+            assert after.execute("PRAGMA user_version").fetchone() == (len(older),)
+
+
+@contextlib.contextmanager
+def _held(path: Path) -> Iterator[None]:
+    """The lock a bot running on `path` holds (bot/storage/sqlite.py), taken here by hand."""
+    with open(path.with_name(path.name + ".lock"), "ab") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
 
 
 async def test_a_ledger_that_does_not_prove_itself_is_not_copied(

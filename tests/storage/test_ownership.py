@@ -9,10 +9,15 @@ advisory locks for as long as the process lives. Two `Storage` objects stand for
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import sqlite3
+from pathlib import Path
 
 import pytest
 
 from bot.storage import HandNotRunning, ShardBusy, Storage, TableNotOwned
+from bot.storage import db as sqlite_db
 from tests.storage.conftest import ALICE, BOB, STARTING, Database, state_of
 from tests.storage.pg_server import end_sessions_holding
 
@@ -203,6 +208,31 @@ async def test_a_process_is_told_when_the_connection_holding_its_shards_ends(db:
         await asyncio.wait_for(lost.wait(), 10)
 
 
+async def test_a_process_that_lost_its_shards_creates_no_table_nobody_could_own(db: Database) -> None:
+    # Between losing its shard locks and stopping, a process may still get a command; a table it made
+    # would carry its token after the shard's new owner claimed its tables, so nobody could play it.
+    _postgres_only(db)
+    from bot.storage.postgres import SHARD_LOCK
+
+    first, second = await Storage.open(db.target), await Storage.open(db.target)
+    try:
+        await first.claim_tables([0], 1)
+        lost = first.shards_lost
+        assert lost is not None
+        assert await end_sessions_holding(db.target, SHARD_LOCK) == 1
+        await asyncio.wait_for(lost.wait(), 10)
+        assert await second.claim_tables([0], 1) == []
+        with pytest.raises(TableNotOwned):
+            await first.create_table(GUILD_ON_0, 7, ALICE, "texas", {}, state_of({}))
+        with pytest.raises(TableNotOwned):
+            await first.create_tournament(GUILD_ON_0, 7, ALICE, "texas", {}, {})
+        table = await second.create_table(GUILD_ON_0, 7, BOB, "texas", {}, state_of({}))
+        await second.buy_in(table, BOB, 10)  # the channel is free for the shard's owner
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_closing_a_process_does_not_report_its_shards_lost(db: Database) -> None:
     _postgres_only(db)
     store = await Storage.open(db.target)
@@ -233,3 +263,25 @@ async def test_a_sqlite_file_serves_one_bot_process_at_a_time(db: Database) -> N
             assert await second.check() == []
     async with await Storage.open(db.target) as after:
         await after.hold_database()  # the first one closed: the file is free
+
+
+async def test_a_bot_refused_on_a_held_file_has_not_migrated_it(db: Database, tmp_path: Path) -> None:
+    # A newer bot started beside a running older one is refused before its migrations: the running
+    # bot's schema stays its own, so it can still start again.
+    if db.dialect != "sqlite":
+        pytest.skip("on PostgreSQL processes share the database by shards")
+    path = tmp_path / "older.sqlite3"
+    conn = await sqlite_db.connect(path)
+    try:
+        older = sqlite_db.load_migrations("sqlite")[:-1]
+        await sqlite_db.migrate(conn, older)
+    finally:
+        await conn.close()
+    with open(path.with_name(path.name + ".lock"), "ab") as running:  # the older bot's lock
+        fcntl.flock(running, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(ShardBusy):
+            await Storage.open(path, hold=True)
+    with contextlib.closing(sqlite3.connect(path)) as after:
+        assert after.execute("PRAGMA user_version").fetchone() == (len(older),)
+    async with await Storage.open(path, hold=True) as newer:  # free now: held, then migrated
+        assert await newer.check() == []

@@ -165,6 +165,26 @@ async def test_player_stats_per_server_and_variant(storage: Storage) -> None:
     assert [s.net for s in await storage.player_stats(OTHER_GUILD, ALICE)] == [-100]
 
 
+@pytest.mark.parametrize("written", [[BOB, CARLA, ALICE], [ALICE, CARLA, BOB]])
+async def test_a_split_pot_names_the_same_player_whatever_the_order_rows_were_written(
+    storage: Storage, written: list[int]
+) -> None:
+    # Alice and Bob split the biggest pot with the same hand: the summary names the lower id, on
+    # both backends, not whichever row the database happens to read first.
+    table = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", OPTIONS, state_of({}))
+    for user in (ALICE, BOB, CARLA):
+        await storage.buy_in(table, user, 100)
+    rows = {
+        ALICE: player(ALICE, 50, 150, showdown=1, strength=70, text="scala"),
+        BOB: player(BOB, 50, 150, showdown=1, strength=70, text="scala"),
+        CARLA: player(CARLA, -100, strength=20, text="coppia"),
+    }
+    start = {ALICE: 100, BOB: 100, CARLA: 100}
+    await play(storage, table, start, {ALICE: 150, BOB: 150, CARLA: 0}, [rows[u] for u in written])
+    night = await storage.table_summary(table)
+    assert (night.biggest_pot, night.best_hand) == ((150, ALICE, 1), ("scala", ALICE, 1))
+
+
 async def test_table_summary_counts_the_night_from_the_ledger(storage: Storage) -> None:
     table = await storage.create_table(GUILD, CHANNEL, ALICE, "texas", OPTIONS, state_of({}))
     await storage.buy_in(table, ALICE, 300)

@@ -346,7 +346,31 @@ async def test_the_ledger_is_append_only(storage: Storage, db: Database) -> None
     for sql in statements:
         with pytest.raises(db.integrity_error, match="append-only"):
             await db.execute(sql)
+    # Rewriting a row in place by inserting its id again: REPLACE on SQLite (which deletes the old row
+    # without its DELETE trigger), an upsert on PostgreSQL.
+    [(entry, movement)] = await db.query("SELECT id, movement_id FROM entries")
+    columns = "(id, movement_id, guild_id, account, user_id, table_id, amount)"
+    values = "VALUES (?, ?, ?, 'balance', ?, NULL, 999999)"
+    rewrites = (
+        [f"INSERT OR REPLACE INTO entries {columns} {values}", f"REPLACE INTO entries {columns} {values}"]
+        if db.dialect == "sqlite"
+        else [
+            f"INSERT INTO entries {columns} {values} ON CONFLICT (id) DO UPDATE SET amount = excluded.amount"
+        ]
+    )
+    for sql in rewrites:
+        with pytest.raises(db.integrity_error, match="append-only"):
+            await db.execute(sql, entry, movement, GUILD, ALICE)
+    if db.dialect == "sqlite":
+        with pytest.raises(db.integrity_error, match="append-only"):
+            await db.execute(
+                "INSERT OR REPLACE INTO movements (id, guild_id, reason, created_at)"
+                " VALUES (?, ?, 'grant', 0)",
+                movement,
+                GUILD,
+            )
     assert [e.reason for e in (await storage.history(GUILD, ALICE)).entries] == ["start"]
+    assert [e.amount for e in (await storage.history(GUILD, ALICE)).entries] == [STARTING]
 
 
 async def test_schema_forbids_a_negative_balance(storage: Storage, db: Database) -> None:
