@@ -115,7 +115,7 @@ WARM_UP_TABLES = 10
 QUIET_EXTRA = 0.2
 """After the fake has seen no request for a while, wait this much more before reading the CPU."""
 ACTION = "a:"
-"""What an action button does, after its table and hand: ``tv:<table>:<hand>:a:<word>``."""
+"""What an action button does, after its table, hand and turn: ``tv:<table>:<hand>.<turn>:a:<word>``."""
 
 
 def what_of(custom_id: str) -> str:

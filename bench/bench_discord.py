@@ -227,7 +227,8 @@ class TableDriver:
         session = self.h.bot.sessions.of(live)
         await self.fake.wait_for(lambda: session.up_to_date, "the table message to show the table")
         message = self.fake.store[live.message_id]
-        custom_id = views.custom_id(live.id, live.table.hand_number, what)  # bound to table and hand
+        turn = session.decisions if what.startswith("a:") else None  # a word's button: its turn too
+        custom_id = views.custom_id(live.id, live.table.hand_number, what, turn)
         reply = await self.fake.click(user, message, custom_id=custom_id, settle=False)
         return self._timed(reply, timed)
 

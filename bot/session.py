@@ -75,6 +75,9 @@ NOT_SEATED = "Non sei seduto a questo tavolo."
 NO_HAND = "Non c'è nessuna mano in corso."
 NO_HAND_CARDS = "Non c'è nessuna mano in corso: le carte ti arrivano in privato quando si dà la mano."
 STALE = "Questo messaggio è di una mano finita: usa quello nuovo."
+MOVED_ON = (
+    "Il gioco è andato avanti da quando è comparso questo pulsante: usa il messaggio del tavolo aggiornato."
+)
 START_REFUSED = "Solo chi è seduto al tavolo può iniziare la mano."
 DONE = "Fatto: il messaggio del tavolo mostra com'è andata."
 TOURNAMENT_NEXT = {
@@ -129,6 +132,9 @@ class TableSession:
         """Players of the current hand whose cards could not be sent by DM (closed DMs)."""
         self.message_hand = live.table.hand_number
         """The hand the table message shows; a new hand's message is posted by whoever deals it."""
+        self.decisions = 0
+        """Decisions taken in the current hand (actions, timeouts): the turn a word's button, modal
+        or menu is bound to (bot/views.py), so that one drawn before the game moved on acts on nothing."""
         self.closed = False
         self._hands: dict[int, tuple[Card, ...]] = {}  # private: each player's whole hand, for his DMs
         self._hand_events: list[Event] = []
@@ -156,6 +162,7 @@ class TableSession:
         dms: list[DM] = []
         for event in events:
             if isinstance(event, HandStarted):
+                self.decisions = 0
                 self.log, self.results, self.board, self._hand_events = [], [], [], []
                 self.dm_failed = set()
                 self._hands = {}
@@ -163,6 +170,8 @@ class TableSession:
                 self.picture.new_hand()
             if event.private_to is None:
                 self._hand_events.append(event)
+            if isinstance(event, ActionTaken | PlayerTimedOut):
+                self.decisions += 1
             if isinstance(event, StreetStarted):
                 self.board.extend(event.board)
                 self.picture.show_board(self.board)
@@ -256,7 +265,9 @@ class TableSession:
         return {
             "content": render.table_content(self.log, view, deadline) or None,
             "embed": embed,
-            "view": views.table_view(view, legal, table_id=live.id, can_deal=live.tournament is None),
+            "view": views.table_view(
+                view, legal, table_id=live.id, turn=self.decisions, can_deal=live.tournament is None
+            ),
         }
 
     def changed(self) -> None:
@@ -524,6 +535,10 @@ class TableSession:
             raise UserError(STALE)
         if target.what.startswith(("a:", "m:")) and target.kind is None:
             raise UserError(STALE)
+        if target.says_a_word and target.turn != self.decisions:
+            if interaction.user.id != table.to_act:
+                raise UserError(not_your_turn(table.to_act))  # the most useful thing to tell him
+            raise UserError(MOVED_ON)
 
     def prepare(
         self,

@@ -322,10 +322,11 @@ class Sessions:
                 session.hand_text(cards)
                 + f"\nScegli da 1 a {legal.max} carte da cambiare (oppure premi «Servito»)."
             )
-            menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand)
+            menu = views.discard_view(cards, legal.max, table_id=live.id, hand=hand, turn=session.decisions)
             await rest.respond(interaction, content=text, view=menu, ephemeral=True)
             return
-        await interaction.response.send_modal(views.amount_modal(legal, table_id=live.id, hand=hand))
+        modal = views.amount_modal(legal, table_id=live.id, hand=hand, turn=session.decisions)
+        await interaction.response.send_modal(modal)
 
     async def component(self, interaction: discord.Interaction, target: Target, data: Any = None) -> None:
         """Every button, menu and modal of the game, bound to its table and hand."""

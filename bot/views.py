@@ -2,9 +2,13 @@
 
 Every custom id reads ``tv:<table id>:<hand number>:<what>``; the game cog's listener parses it back
 (`parse_component`) for buttons, the draw menu and the amount modals alike, so clicks keep working
-after a restart and nothing is kept in memory per message. The session (bot/session.py) refuses a
-click bound to another table, hand or message; any other ``tv:`` id (an old format, an unknown word)
-gets the same clean refusal.
+after a restart and nothing is kept in memory per message. The components that say a word (action
+buttons, amount modals, the draw menu) are also bound to the turn they were drawn for,
+``tv:<table>:<hand>.<decisions>:<what>``, the decisions taken in the hand so far: a button a message
+still showed after the game moved on (a "Vedo 10" when the call is now 30, an edit held back by rate
+limits) or a modal opened a street ago acts on nothing. The session (bot/session.py) refuses a
+click bound to another table, hand, turn or message; any other ``tv:`` id (an old format, an unknown
+word) gets the same clean refusal.
 
 Components are built as Discord's own JSON (`Components`), not as discord.py `View`s: a view's
 items, rows and futures cost more than the rest of a table message, they would only be serialized
@@ -46,7 +50,7 @@ __all__ = [
 
 PREFIX = "tv:"
 AMOUNT_FIELD = "importo"
-_BOUND = r"tv:(?P<table>[0-9]{1,19}):(?P<hand>[0-9]{1,9}):"
+_BOUND = r"tv:(?P<table>[0-9]{1,19}):(?P<hand>[0-9]{1,9})(?:\.(?P<turn>[0-9]{1,9}))?:"
 BUTTON_ID = _BOUND + r"(?P<what>a:[a-z]{1,12}|carte|rientra|inizia)"
 MENU_ID = _BOUND + r"(?P<what>scarta)"
 MODAL_ID = _BOUND + r"(?P<what>m:[a-z]{1,12})"
@@ -57,11 +61,18 @@ AMOUNT_KINDS = frozenset({ActionKind.APRO, ActionKind.PUNTO, ActionKind.RILANCIO
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What a component's custom id is bound to: its table, its hand, and what it does."""
+    """What a component's custom id is bound to: its table, its hand, what it does, and for a word
+    (``a:``, ``m:``, ``scarta``) the turn: the decisions taken in the hand when it was drawn."""
 
     table_id: int
     hand: int
     what: str  # "a:<word>", "m:<word>", "carte", "rientra", "inizia", "scarta"
+    turn: int | None = None
+
+    @property
+    def says_a_word(self) -> bool:
+        """An action button, an amount modal or the draw menu: bound to its turn."""
+        return self.what.startswith(("a:", "m:")) or self.what == "scarta"
 
     @property
     def kind(self) -> ActionKind | None:
@@ -74,8 +85,9 @@ class Target:
             return None
 
 
-def custom_id(table_id: int, hand: int, what: str) -> str:
-    return f"{PREFIX}{table_id}:{hand}:{what}"
+def custom_id(table_id: int, hand: int, what: str, turn: int | None = None) -> str:
+    bound = hand if turn is None else f"{hand}.{turn}"
+    return f"{PREFIX}{table_id}:{bound}:{what}"
 
 
 def parse_target(template: str, text: str) -> Target | None:
@@ -83,7 +95,8 @@ def parse_target(template: str, text: str) -> Target | None:
     match = re.fullmatch(template, text)
     if match is None:
         return None
-    return Target(int(match["table"]), int(match["hand"]), match["what"])
+    turn = match["turn"]
+    return Target(int(match["table"]), int(match["hand"]), match["what"], None if turn is None else int(turn))
 
 
 _SHAPES = {
@@ -176,28 +189,31 @@ def _label(legal: LegalAction) -> str:
     return word
 
 
-def _button(table_id: int, hand: int, what: str, label: str, style: int) -> dict[str, Any]:
+def _button(
+    table_id: int, hand: int, what: str, label: str, style: int, turn: int | None = None
+) -> dict[str, Any]:
     return {
         "type": 2,
         "style": style,
         "label": label,
-        "custom_id": custom_id(table_id, hand, what),
+        "custom_id": custom_id(table_id, hand, what, turn),
         "disabled": False,
     }
 
 
 def table_view(
-    view: TableView, legal: Sequence[LegalAction], *, table_id: int, can_deal: bool = True
+    view: TableView, legal: Sequence[LegalAction], *, table_id: int, turn: int, can_deal: bool = True
 ) -> Components:
-    """The buttons under the table message: the legal words of the player to act, his cards, the
-    way back for who sits out, and the next hand between hands; all bound to this table and hand."""
+    """The buttons under the table message: the legal words of the player to act (bound to this
+    ``turn`` too), his cards, the way back for who sits out, and the next hand between hands; all
+    bound to this table and hand."""
     hand = view.hand_number
     words: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
     if view.hand_running:
         for action in legal:
             style = _STYLES.get(action.kind, _PRIMARY)
-            words.append(_button(table_id, hand, f"a:{action.kind.value}", _label(action), style))
+            words.append(_button(table_id, hand, f"a:{action.kind.value}", _label(action), style, turn))
         others.append(_button(table_id, hand, "carte", "Le mie carte", _SECONDARY))
     elif view.can_start and can_deal:
         others.append(_button(table_id, hand, "inizia", "Prossima mano", _SUCCESS))
@@ -206,12 +222,12 @@ def table_view(
     return Components(_rows(words) + _rows(others))
 
 
-def amount_modal(legal: LegalAction, *, table_id: int, hand: int) -> discord.ui.Modal:
+def amount_modal(legal: LegalAction, *, table_id: int, hand: int, turn: int) -> discord.ui.Modal:
     """Ask for an amount, with the legal range in the field's label."""
     word = LABELS[legal.kind]
     modal = discord.ui.Modal(
         title=f"{word}: quante fiches?",
-        custom_id=custom_id(table_id, hand, f"m:{legal.kind.value}"),
+        custom_id=custom_id(table_id, hand, f"m:{legal.kind.value}", turn),
         timeout=None,
     )
     if legal.min == legal.max:
@@ -236,12 +252,12 @@ def amount_modal(legal: LegalAction, *, table_id: int, hand: int) -> discord.ui.
     return modal
 
 
-def discard_view(cards: Iterable[Card], max_draw: int, *, table_id: int, hand: int) -> Components:
+def discard_view(cards: Iterable[Card], max_draw: int, *, table_id: int, hand: int, turn: int) -> Components:
     """The private select menu of the player's own cards, for the draw."""
     shown = hand_order(cards)
     menu = {
         "type": 3,
-        "custom_id": custom_id(table_id, hand, "scarta"),
+        "custom_id": custom_id(table_id, hand, "scarta", turn),
         "placeholder": "Scegli le carte da cambiare",
         "min_values": 1,
         "max_values": min(max_draw, len(shown)),

@@ -66,8 +66,8 @@ class Game:
 
     @property
     def menu_id(self) -> str:
-        """The custom id of the draw menu of the running hand (bound to its table and hand)."""
-        return f"tv:{self.live.id}:{self.table.hand_number}:scarta"
+        """The custom id of the draw menu of the running hand (bound to its table, hand and turn)."""
+        return f"tv:{self.live.id}:{self.table.hand_number}.{self.session.decisions}:scarta"
 
     @property
     def table(self) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.session import NO_HAND_CARDS, STALE, START_REFUSED, not_your_turn
+from bot.session import MOVED_ON, NO_HAND_CARDS, STALE, START_REFUSED, not_your_turn
 from engine.cards import Card
 from tests.discord.gioco_support import (
     HEADS_UP,
@@ -26,6 +26,8 @@ from tests.discord.gioco_support import (
     stacked,
     total,
 )
+
+EDIT = "/channels/{channel_id}/messages/{message_id}"
 
 # ------------------------------------------------------------------------------------------------
 # Answered within Discord's 3-second window
@@ -183,12 +185,37 @@ async def test_a_draw_menu_from_a_finished_turn_is_refused_privately(harness: An
     await game.say(alice, "vedo")
     menu = await harness.click(bob, game.message, label="Cambio…")
     assert menu.ephemeral
+    drawn = game.menu_id  # bound to this turn
     await game.say(bob, "servito")
     view = game.live.view()
-    options = menu.component(custom_id=game.menu_id)["options"]
-    late = await game.select(bob, menu, game.menu_id, [options[0]["value"]])
+    options = menu.component(custom_id=drawn)["options"]
+    late = await game.select(bob, menu, drawn, [options[0]["value"]])
     assert late.ephemeral and late.content == not_your_turn(alice.id), late.content
     assert game.live.view() == view
+    game.finish()
+
+
+async def test_a_word_drawn_before_the_game_moved_on_acts_on_nothing_even_on_ones_own_turn(
+    harness: Any,
+) -> None:
+    # The table message still shows an older turn (its edits held back by rate limits): it offers
+    # "Vedo 10" while the call is now bigger. An amount modal opened a turn ago carries that turn too.
+    game, alice, bob = await heads_up(harness)
+    await game.say(bob, "apro", importo="10")
+    stale = game.message
+    modal = await harness.click(alice, stale, label="Rilancio…")
+    harness.bot.sessions.retry_first = 10.0  # the renderer waits long after a failed edit
+    harness.fake.fail_next(429, times=50, method="PATCH", route=EDIT, retry_after=0.01)
+    await game.say(alice, "rilancio", importo="10")
+    await game.say(bob, "rilancio", importo="10")
+    assert game.table.to_act == alice.id, "alice's turn again, facing a bigger bet"
+    assert stale.component(label="Vedo 10 fiches"), "the channel still shows her earlier turn"
+    view = game.live.view()
+    clicked = await harness.click(alice, stale, label="Vedo 10 fiches")
+    assert clicked.ephemeral and clicked.content == MOVED_ON, clicked.content
+    late = await game.submit(alice, modal, {"importo": "10"})
+    assert late.ephemeral and late.content == MOVED_ON, late.content
+    assert game.live.view() == view, "nothing changed"
     game.finish()
 
 
