@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DM",
     "DONE",
+    "MOVED_ON",
     "NOT_SEATED",
     "NO_HAND_CARDS",
     "RETRY_FIRST",
@@ -62,6 +63,7 @@ __all__ = [
     "STALE",
     "START_REFUSED",
     "TableSession",
+    "busy",
     "channel_of",
     "defer_privately_if_busy",
     "not_your_turn",
@@ -574,6 +576,16 @@ class TableSession:
         return Action(player, kind, value, cards)
 
 
+def busy(lock: asyncio.Lock) -> bool:
+    """Whether a command taking ``lock`` now would wait: it is held, or it was just released with
+    commands queued for it. asyncio hands it to the first of them on its next turn, and `locked()`
+    is False in between, yet a new command would still wait behind the whole queue."""
+    if lock.locked():
+        return True
+    queued = getattr(lock, "_waiters", None) or ()  # asyncio's own queue: there is no public accessor
+    return any(not waiter.cancelled() for waiter in queued)
+
+
 async def defer_privately_if_busy(interaction: discord.Interaction, lock: asyncio.Lock) -> None:
     """Acknowledge now, privately, when the table's lock is taken (Discord allows 3 seconds).
 
@@ -581,7 +593,7 @@ async def defer_privately_if_busy(interaction: discord.Interaction, lock: asynci
     follow-up, and an accepted command says its public part through the channel (`public_answer`).
     An idle table is answered directly, in one REST call.
     """
-    if not lock.locked() or interaction.response.is_done():
+    if not busy(lock) or interaction.response.is_done():
         return
     if interaction.type is discord.InteractionType.application_command:
         await interaction.response.defer(ephemeral=True, thinking=True)
