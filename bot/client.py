@@ -111,8 +111,10 @@ class PokerBot(commands.Bot):
                 daily_bonus=settings.daily_bonus,
                 hold=True,  # a SQLite file is this process's before its migrations run
             )
-        except ShardBusy as exc:
-            raise _file_busy(exc) from exc
+        except ShardBusy as exc:  # a SQLite file another bot process holds
+            raise StartupError(
+                f"{exc} Ferma l'altro processo, oppure usa PostgreSQL (DATABASE_URL) per averne più d'uno."
+            ) from exc
         except DATABASE_ERRORS as exc:
             where = (  # never the URL itself: it may hold the password
                 "PostgreSQL (DATABASE_URL)"
@@ -152,11 +154,7 @@ class PokerBot(commands.Bot):
         shards = self.settings.shards()
         selection = self.shard_selection()
         if self.storage.dialect != "postgresql":
-            try:
-                await self.storage.hold_database()  # held since `Storage.open`: a no-op, kept as the rule
-            except ShardBusy as exc:
-                raise _file_busy(exc) from exc
-            return selection
+            return selection  # the file is this process's since `Storage.open(..., hold=True)`
         claim = (shards, count) if count is not None else ((0,), 1)
         try:
             claimed = await self.storage.claim_tables(*claim)
@@ -243,10 +241,3 @@ def create_bot(settings: Settings, **kwargs: Any) -> PokerBot:
     if settings.shard_count is not None:
         return ShardedPokerBot(settings, **kwargs)
     return PokerBot(settings, **kwargs)
-
-
-def _file_busy(refused: ShardBusy) -> StartupError:
-    """A SQLite file another bot process holds: one sentence, with the two ways out."""
-    return StartupError(
-        f"{refused} Ferma l'altro processo, oppure usa PostgreSQL (DATABASE_URL) per averne più d'uno."
-    )

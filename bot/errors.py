@@ -11,12 +11,21 @@ from __future__ import annotations
 import asyncio
 
 import aiohttp
+import discord
 
-__all__ = ["NETWORK_ERRORS", "StartupError", "UserError"]
+__all__ = ["NETWORK_ERRORS", "StartupError", "UserError", "discord_failed"]
 
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 """Failures of a request to Discord below HTTP (beside `discord.HTTPException`): worth a retry or a
 note, never a traceback."""
+
+
+def discord_failed(error: BaseException) -> bool:
+    """Whether Discord, not the request, failed: below HTTP, a 5xx, or rate limits past discord.py's
+    retries. Worth a retry, never a traceback; any other HTTP error is a refusal no retry changes."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, (discord.RateLimited, *NETWORK_ERRORS))
 
 
 class UserError(Exception):

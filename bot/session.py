@@ -31,7 +31,7 @@ import discord
 from bot import reading, render, rest, views
 from bot.card_pictures import TablePicture, hand_picture, showdown_rows
 from bot.computers import is_computer
-from bot.errors import NETWORK_ERRORS, UserError
+from bot.errors import NETWORK_ERRORS, UserError, discord_failed
 from bot.fair_deck import add_to_embed
 from bot.storage import STORAGE_FAILURES
 from bot.tables import NO_TABLE, LiveTable
@@ -323,14 +323,12 @@ class TableSession:
                     message_id = next(iter(self._retire))
                     await self._take_buttons_off(message_id)
                     self._retire.pop(message_id, None)
-            except discord.HTTPException as exc:
-                if exc.status != 429 and exc.status < 500:
+            except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
+                if not discord_failed(exc):
                     # A refusal no retry can change (missing permission, a payload Discord rejects).
                     log.warning("Table %s: Discord refused an edit: %s", self.live.id, exc)
                     self._shown = self._version
                     continue
-                log.warning("Table %s: edit failed (%s); retrying in %.1f s", self.live.id, exc.status, pause)
-            except (discord.RateLimited, *NETWORK_ERRORS) as exc:
                 log.warning("Table %s: edit failed (%r); retrying in %.1f s", self.live.id, exc, pause)
             except Exception:
                 # A bug, not Discord: say so once, and let the next change try again.
@@ -395,16 +393,12 @@ class TableSession:
             await rest.edit(self.owner.bot, self.channel_id, message_id, **message)
         except discord.NotFound:
             return  # deleted: no button left to take off
-        except discord.HTTPException as exc:
-            if exc.status != 429 and exc.status < 500:
+        except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
+            if not discord_failed(exc):
                 log.warning(
                     "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
                 )
                 return
-            if final is not None:
-                self._final[message_id] = final
-            raise  # retried by the renderer
-        except (discord.RateLimited, *NETWORK_ERRORS):
             if final is not None:
                 self._final[message_id] = final
             raise  # retried by the renderer
@@ -530,8 +524,7 @@ class TableSession:
         ephemeral = message is not None and message.flags.ephemeral
         if message is not None and not ephemeral and message.id != live.message_id:
             raise UserError(STALE)
-        needs_hand = target.what.startswith(("a:", "m:")) or target.what == "scarta"
-        if needs_hand and not table.hand_running:
+        if target.says_a_word and not table.hand_running:
             raise UserError(STALE)
         if target.what == "inizia" and table.hand_running:
             raise UserError(STALE)

@@ -5,7 +5,8 @@ option, a missing permission, a command used in DMs) is answered privately with 
 unexpected exception is logged with its traceback and the player gets a short private apology;
 a database that does not answer (a driver error, not a refusal) is logged the same way for the
 operator, and the player is told that it is the database. Discord failing while a command is answered
-(a dropped connection, a 5xx, rate limits past discord.py's retries) is no bug of ours: a warning,
+(`bot.errors.discord_failed`: a dropped connection, a 5xx, rate limits past discord.py's retries)
+is no bug of ours: a warning,
 and the player, if he can still be reached, is sent to the table message, which the renderer keeps
 true whatever happened.
 Views and buttons (which discord.py does not route through the tree) call `report_error` for the
@@ -19,7 +20,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.errors import NETWORK_ERRORS, UserError
+from bot.errors import NETWORK_ERRORS, UserError, discord_failed
 from bot.storage import DATABASE_FAILURES, StorageError
 from engine.errors import EngineError
 
@@ -29,7 +30,6 @@ __all__ = [
     "DISCORD_FAILED",
     "PokerTree",
     "ServedElsewhere",
-    "discord_failed",
     "guild_id_of",
     "report_error",
     "require_guild",
@@ -164,13 +164,6 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     except (discord.HTTPException, *NETWORK_ERRORS) as exc:
         # The interaction expired or Discord is down: nothing more can reach the player.
         log.warning("Could not deliver an error reply to user %s: %s", interaction.user.id, exc)
-
-
-def discord_failed(error: BaseException) -> bool:
-    """Whether Discord, not the bot, failed: below HTTP, a 5xx, or rate limits past every retry."""
-    if isinstance(error, discord.HTTPException):
-        return error.status == 429 or error.status >= 500
-    return isinstance(error, (discord.RateLimited, *NETWORK_ERRORS))
 
 
 class PokerTree(app_commands.CommandTree[discord.Client]):

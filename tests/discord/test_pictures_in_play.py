@@ -107,13 +107,19 @@ async def test_the_texas_board_is_a_picture_uploaded_only_when_it_changes(harnes
     game.finish()
 
 
-async def test_the_showdown_shows_the_hands_with_names(harness: Any) -> None:
+async def checked_down_to_the_showdown(harness: Any) -> tuple[Game, dict[int, Any]]:
+    """A texas hand called and checked down to the showdown: the game and its players by id."""
     game, first, second = await texas_heads_up(harness, avviso="off")
     users = {first.id: first, second.id: second}
     await game.say(first, "vedo")
     for word in ("paròl",) * 7:
         await game.say(users[game.table.to_act], word)
     assert not game.table.hand_running
+    return game, users
+
+
+async def test_the_showdown_shows_the_hands_with_names(harness: Any) -> None:
+    game, users = await checked_down_to_the_showdown(harness)
     await harness.fake.wait_for(
         lambda: any(a.filename == SHOWDOWN_FILE for a in game.message.attachments), "the showdown picture"
     )
@@ -150,12 +156,7 @@ async def test_the_showdown_picture_is_drawn_as_one_of_the_tasks_shutdown_cancel
         return showdown_png(*args)
 
     monkeypatch.setattr(card_pictures, "showdown_png", slow)
-    game, first, second = await texas_heads_up(harness, avviso="off")
-    users = {first.id: first, second.id: second}
-    await game.say(first, "vedo")
-    for word in ("paròl",) * 7:
-        await game.say(users[game.table.to_act], word)
-    assert not game.table.hand_running
+    game, _users = await checked_down_to_the_showdown(harness)
     tasks = harness.bot.sessions.tasks
     try:
         await harness.fake.wait_for(drawing.is_set, "the drawing")
