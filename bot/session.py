@@ -35,6 +35,7 @@ from bot.errors import NETWORK_ERRORS, UserError, discord_failed
 from bot.fair_deck import add_to_embed
 from bot.storage import STORAGE_FAILURES
 from bot.tables import NO_TABLE, LiveTable
+from bot.tree import DISCORD_FAILED, send_private
 from bot.views import Target
 from engine.actions import Action, ActionKind, LegalAction
 from engine.cards import Card
@@ -350,13 +351,9 @@ class TableSession:
             live = self.live
             if live.message_id is None or live.table.hand_number != self.message_hand:
                 # A new hand whose message its dealer is posting (post_new_hand, the first hand included:
-                # a second post would leave his answer stale): nothing to edit. No message for the hand
-                # shown (his answer failed): post it.
-                if (
-                    live.message_id is None
-                    and live.table.hand_running
-                    and self.message_hand == live.table.hand_number
-                ):
+                # a second post would leave his answer stale): nothing to edit. No message for a hand
+                # dealt (his answer failed, a tournament's deal), running or already over: post it.
+                if live.message_id is None and self.message_hand == live.table.hand_number > 0:
                     await self._post()
                 self._shown = max(self._shown, version)
                 return
@@ -461,6 +458,11 @@ class TableSession:
         self.retire(previous)
         self.changed()
 
+    def told_in_a_line(self) -> None:
+        """This hand has no table message: it ended at its deal and the channel reads its result in
+        a line (a tournament's hand all-in from the forced bets). The last message keeps its text."""
+        self.message_hand = -1
+
     async def post_new_hand(self, interaction: discord.Interaction) -> None:
         """The new hand's table message: the answer of who dealt it (or a channel post if deferred)."""
         live = self.live
@@ -482,6 +484,11 @@ class TableSession:
             self.repost()
             if deferred:
                 await done_privately(interaction)  # the renderer posts the hand: his command is done
+            elif discord_failed(exc):
+                # The answer never reached Discord (or may not have): one more try, privately,
+                # sending him to the table message the renderer posts.
+                with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+                    await send_private(interaction, DISCORD_FAILED)
             return
         live.message_id = message_id
         self.picture.uploaded(message_id, key)

@@ -330,6 +330,7 @@ class Tournaments:
         else:  # everyone all-in from the forced bets: over at once, stored at its boundary below
             live.dealt = frozenset()
             # No turn, so no table message: the channel reads the result here.
+            session.told_in_a_line()
             lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
             await self._send(run, content="\n".join(lines)[:2000])
             await self.hand_ended(run, live)

@@ -87,8 +87,11 @@ class Game:
             sat = await self.h.slash(user, "tavolo siedi", channel=self.channel, buyin=buyin)
             assert not sat.ephemeral, sat.content
 
-    async def start(self, user: Any, deck: Sequence[Card] | None = None, message: Any = None) -> Any:
-        """`/tavolo inizia`, or the "Prossima mano" button of ``message``."""
+    async def start(
+        self, user: Any, deck: Sequence[Card] | None = None, message: Any = None, private: str | None = None
+    ) -> Any:
+        """`/tavolo inizia`, or the "Prossima mano" button of ``message``; answered publicly, or with
+        the one private sentence ``private`` (the public answer failed)."""
         if deck is not None:
             self.h.bot.tables.queue_deck(self.h.channel(self.channel).id, deck)
         start = len(self.h.public_texts())
@@ -96,7 +99,10 @@ class Game:
             reply = await self.h.slash(user, "tavolo inizia", channel=self.channel)
         else:
             reply = await self.h.click(user, message, label="Prossima mano")
-        assert not reply.ephemeral, reply.content
+        if private is None:
+            assert not reply.ephemeral, reply.content
+        else:
+            assert reply.ephemeral and reply.content == private, reply.content
         self.hands.append(_Hand(self.table.hand_number, start))
         self._note()
         return reply

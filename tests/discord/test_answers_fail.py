@@ -96,3 +96,29 @@ async def test_a_deferred_deal_whose_channel_post_failed_is_still_answered(harne
     assert game.table.hand_running
     assert started.record.followup_ids or started.record.edited_ids, "the deferred command was answered"
     game.finish()
+
+
+async def test_a_hand_whose_answer_failed_and_that_ended_before_its_post_still_gets_its_message(
+    harness: Any,
+) -> None:
+    # The dealer's answer is dropped, so the renderer must post the hand through the channel; the
+    # channel is rate limited past discord.py's retries meanwhile, and the hand ends by slash commands
+    # before the renderer's next try. The channel still gets the hand's message, on its result.
+    harness.bot.sessions.retry_first = 1.0
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    harness.fake.fail_next("drop", method="POST", route=CALLBACK)
+    harness.fake.fail_next(429, times=5, method="POST", route=POST, channel="poker", retry_after=0.01)
+    await game.start(alice, HEADS_UP, private=DISCORD_FAILED)  # sent to the table message
+    assert game.table.hand_running and game.live.message_id is None, "no message for the hand yet"
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")  # nobody opens: the hand ends
+    assert not game.table.hand_running
+    await harness.fake.wait_for(lambda: game.session.up_to_date, "the renderer to finish", timeout=20)
+    assert game.live.message_id is not None, "the hand that is over got its message"
+    await converged(harness, game)
+    text = game.message.text()
+    assert "Tocca a" not in text and f"<@{alice.id}> passa." in game.message.content, text
+    assert any(c.get("label") == "Prossima mano" for c in game.message.components)
+    game.finish()

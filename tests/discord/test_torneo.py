@@ -218,6 +218,8 @@ async def test_hands_that_end_at_the_deal_are_told_in_the_channel(h: Any) -> Non
     await h.settle()
     texts = public(h)
     assert sum("tutti all-in con le puntate obbligate" in t for t in texts) == run.tournament.hands_played
+    tables = [m for m in h.messages("poker") if any(": livello" in e.get("title", "") for e in m.embeds)]
+    assert not tables, "a hand over at its deal is told in its line, with no table message besides"
     assert any("Classifica finale" in t for t in texts)
     assert sorted((await balances(h, [alice, bob])).values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
     assert await h.bot.storage.check() == []
