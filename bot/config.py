@@ -67,7 +67,7 @@ class Settings:
 
         dev_guild_id: int | None = None
         if raw := get("DEV_GUILD_ID"):
-            if not raw.isdigit() or int(raw) == 0:
+            if not (raw.isascii() and raw.isdigit()) or int(raw) == 0:
                 raise ConfigError(
                     f"DEV_GUILD_ID deve essere l'ID numerico di un server Discord, non «{raw}» "
                     "(lascialo vuoto per registrare i comandi in tutti i server)."
@@ -174,7 +174,7 @@ def _shards(raw_count: str, raw_ids: str, *, postgres: bool) -> tuple[int | None
                 "(per esempio SHARD_COUNT=2 e SHARD_IDS=0,1)."
             )
         return None, None
-    if not raw_count.isdigit() or not 1 <= int(raw_count) <= MAX_SHARDS:
+    if not (raw_count.isascii() and raw_count.isdigit()) or not 1 <= int(raw_count) <= MAX_SHARDS:
         raise ConfigError(
             f"SHARD_COUNT deve essere il numero di shard del bot, un intero da 1 a {MAX_SHARDS}, "
             f"non «{raw_count}» (lascialo vuoto per un solo processo senza shard)."
@@ -183,7 +183,7 @@ def _shards(raw_count: str, raw_ids: str, *, postgres: bool) -> tuple[int | None
     if not raw_ids:
         return count, None
     parts = [part.strip() for part in raw_ids.split(",")]
-    if not all(part.isdigit() and int(part) < count for part in parts):
+    if not all(part.isascii() and part.isdigit() and int(part) < count for part in parts):
         raise ConfigError(
             f"SHARD_IDS deve essere un elenco di numeri da 0 a {count - 1} separati da virgole "
             f"(per esempio 0,1), non «{raw_ids}»."

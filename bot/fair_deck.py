@@ -32,7 +32,7 @@ from engine.events import Event, HandStarted
 from engine.fairness import Commitment, new_deck_commitment, parse_reveal, reshuffle_rng
 from engine.options import Mazzo, TableOptions, Variant
 
-__all__ = ["RECORD_KEY", "FairDeck", "add_to_embed", "verify_command", "with_fairness"]
+__all__ = ["RECORD_KEY", "FairDeck", "add_to_embed", "revealed_lines", "verify_command", "with_fairness"]
 
 RECORD_KEY = "fairness"
 """The key of the commitment and the reveal in a stored hand record."""
@@ -101,6 +101,15 @@ def verify_command(fair: FairDeck, options: TableOptions) -> str:
     return " ".join(parts)
 
 
+def revealed_lines(fair: FairDeck, options: TableOptions) -> list[str]:
+    """What a hand that has ended publishes of its deck: the digest, the reveal, the command."""
+    return [
+        f"Impronta: `{fair.digest}`",
+        f"Verifica: `{fair.reveal}`",
+        f"Per controllare: `{verify_command(fair, options)}`",
+    ]
+
+
 def add_to_embed(embed: discord.Embed, fair: FairDeck | None, options: TableOptions, *, ended: bool) -> None:
     """The table message's part: the digest while the hand runs, the reveal once it has ended."""
     if fair is None:
@@ -108,12 +117,7 @@ def add_to_embed(embed: discord.Embed, fair: FairDeck | None, options: TableOpti
     if not ended:
         embed.add_field(name="Impronta del mazzo", value=f"`{fair.digest}`", inline=False)
         return
-    value = (
-        f"Impronta: `{fair.digest}`\n"
-        f"Verifica: `{fair.reveal}`\n"
-        f"Per controllare: `{verify_command(fair, options)}`"
-    )
-    embed.add_field(name="Mazzo verificabile", value=value, inline=False)
+    embed.add_field(name="Mazzo verificabile", value="\n".join(revealed_lines(fair, options)), inline=False)
 
 
 def with_fairness(record: Mapping[str, Any], fair: FairDeck | None) -> Mapping[str, Any]:

@@ -84,7 +84,7 @@ def replay_sections(record: dict[str, Any]) -> list[tuple[str, list[str]]]:
             (
                 "Mazzo verificabile",
                 [
-                    f"Impegno (SHA-256) mostrato prima della mano: `{fairness['commitment']}`",
+                    f"Impegno (SHA-256), l'impronta del mazzo: `{fairness['commitment']}`",
                     f"Rivelazione: `{fairness['reveal']}`",
                     "Chiunque può ricalcolare l'impronta della rivelazione e confrontarla con l'impegno.",
                 ],

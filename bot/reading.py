@@ -22,7 +22,9 @@ from engine.events import Street
 __all__ = ["MAX_TYPED", "before_draw", "parse_amount", "parse_discards"]
 
 MAX_TYPED = 12
-"""The longest amount worth reading: a trillion chips is already far beyond any stack."""
+"""The most digits worth reading: a trillion chips is already far beyond any stack."""
+_MAX_GROUPED = MAX_TYPED + (MAX_TYPED - 1) // 3
+"""The same digits grouped in thousands (``999.999.999.999``)."""
 
 UNREADABLE_CARDS = "Non riconosco le carte «{}»: scrivile come 1 3 5 oppure 7♠ 9♦."
 NEED_AMOUNT = "Devi dire quante fiches: un numero, oppure cip, piatto o tutto."
@@ -51,7 +53,7 @@ def parse_amount(text: str | None, kind: ActionKind, minimum: int, sizes: BetSiz
         if kind is ActionKind.APRO:
             return minimum
         raise UserError(NEED_AMOUNT)
-    if len(word) > MAX_TYPED:
+    if len(word) > _MAX_GROUPED or (len(word) > MAX_TYPED and not _GROUPED.fullmatch(word)):
         raise UserError(not_a_number(word))
     if _PLAIN.fullmatch(word) or _GROUPED.fullmatch(word):
         return int(re.sub(r"[^0-9]", "", word))

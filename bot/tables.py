@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from bot.errors import UserError
 from bot.fair_deck import FairDeck, deal_fairly, with_fairness
 from bot.hand_summary import summarize
-from bot.storage import Storage, StorageError, TableRow
+from bot.storage import MAX_CHIPS, Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
@@ -40,7 +40,7 @@ from engine.events import Event, StackReleased
 from engine.options import TableOptions, Variant
 from engine.table import Table, TableView
 
-__all__ = ["NO_TABLE", "LiveTable", "TableRegistry"]
+__all__ = ["NO_TABLE", "TOO_MANY_CHIPS", "TOURNAMENT_TABLE", "LiveTable", "TableRegistry", "check_cash"]
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,11 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 """How long a shutdown waits for the commands running under table locks."""
 
 NO_TABLE = "In questo canale non c'è un tavolo aperto: aprine uno con /tavolo nuovo."
+TOO_MANY_CHIPS = (
+    f"Al tavolo ci sarebbero troppe fiches: in tutto ne può tenere al massimo {MAX_CHIPS:,}.".replace(
+        ",", "."
+    )
+)
 TABLE_EXISTS = "In questo canale c'è già un tavolo aperto: usa /tavolo stato per vederlo."
 SHUTTING_DOWN = "Il bot si sta spegnendo: riprova tra poco."
 CLOSE_DURING_HAND = "C'è una mano in corso: il tavolo si potrà chiudere quando finisce."
@@ -321,11 +326,28 @@ class TableRegistry:
         A computer player (negative id) comes with his `level`; the house account stakes him.
         """
         _check_locked(live)
-        _check_cash(live)
+        self.check_seat(live, player_id)
+        # The ledger holds no stack above MAX_CHIPS: a table whose chips could make one would refuse
+        # to write its hand's end after the engine had played it.
+        view = live.view()
+        if sum(seat.stack for seat in view.seats) + view.pot + view.carried + amount > MAX_CHIPS:
+            raise UserError(TOO_MANY_CHIPS)
         events = await self._sit(live, player_id, amount, level)
         if level is not None:
             live.computers[player_id] = level
         return events
+
+    def check_seat(self, live: LiveTable, player_id: int) -> None:
+        """Refuse a seat before anything else is asked (his balance, the buy-in): a cash table with
+        a free seat, and he is not at it (nor leaving the hand in progress)."""
+        check_cash(live)
+        view = live.view()
+        if any(seat.player == player_id and seat.leaving for seat in view.seats):
+            raise UserError("Hai lasciato la mano in corso: potrai sederti di nuovo quando finisce.")
+        if any(seat.player == player_id for seat in view.seats):
+            raise UserError("Sei già seduto a questo tavolo.")
+        if len(view.seats) >= live.options.max_seats:
+            raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
 
     async def _sit(self, live: LiveTable, player_id: int, amount: int, level: str | None) -> list[Event]:
         if not live.table.hand_running:
@@ -339,13 +361,6 @@ class TableRegistry:
             return events
         # Mid-hand the engine cannot be snapshotted; check the ledger first, then seat him.
         # The ledger keeps the start-of-hand state, and cancelling the hand refunds a late joiner.
-        view = live.view()
-        if any(seat.player == player_id and seat.leaving for seat in view.seats):
-            raise UserError("Hai lasciato la mano in corso: potrai sederti di nuovo quando finisce.")
-        if any(seat.player == player_id for seat in view.seats):
-            raise UserError("Sei già seduto a questo tavolo.")
-        if len(view.seats) >= live.options.max_seats:
-            raise UserError(f"Il tavolo è pieno: al massimo {live.options.max_seats} giocatori.")
         await self._storage.buy_in(live.id, player_id, amount, None, level=level)
         try:
             return live.table.sit(player_id, amount)
@@ -362,7 +377,7 @@ class TableRegistry:
         is he paid when the hand ends, by `_finish_hand`.
         """
         _check_locked(live)
-        _check_cash(live)
+        check_cash(live)
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.leave(player_id)
@@ -392,7 +407,7 @@ class TableRegistry:
     async def close(self, live: LiveTable) -> dict[int, int]:
         """Pay every chip back to the balances and forget the table."""
         _check_locked(live)
-        _check_cash(live)
+        check_cash(live)
         if live.table.hand_running:
             raise UserError(CLOSE_DURING_HAND)
         before = live.table.to_dict()
@@ -410,7 +425,7 @@ class TableRegistry:
     async def start_hand(self, live: LiveTable, deck: Sequence[Card] | None = None) -> list[Event]:
         """Begin a hand: the ledger's snapshot first, then the deal. The game cog extends from here."""
         _check_locked(live)
-        _check_cash(live)
+        check_cash(live)
         if live.table.hand_running:
             raise UserError("La mano è già in corso.")
         queued = self._decks.get(live.channel_id)
@@ -492,7 +507,8 @@ def _chips(table: Table) -> tuple[dict[int, int], int]:
     return {seat.player: seat.stack for seat in view.seats}, view.carried
 
 
-def _check_cash(live: LiveTable) -> None:
+def check_cash(live: LiveTable) -> None:
+    """Refuse what only a cash table has (a tournament's table deals, seats and counts by itself)."""
     if live.tournament is not None:
         raise UserError(TOURNAMENT_TABLE)
 

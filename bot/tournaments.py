@@ -41,7 +41,7 @@ import discord
 
 from bot import computers, render, tournament_text
 from bot.errors import NETWORK_ERRORS, UserError
-from bot.fair_deck import deal_fairly, with_fairness
+from bot.fair_deck import deal_fairly, revealed_lines, with_fairness
 from bot.pictures import StandingRow, standings_png
 from bot.storage import STORAGE_FAILURES, LedgerMismatch, TournamentHand
 from bot.storage.tournaments import TournamentRow
@@ -332,6 +332,8 @@ class Tournaments:
             # No turn, so no table message: the channel reads the result here.
             session.told_in_a_line()
             lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
+            if fair is not None:  # no table message showed its impronta: the line publishes both
+                lines += ["Mazzo verificabile:", *revealed_lines(fair, live.options)]
             await self._send(run, content="\n".join(lines)[:2000])
             await self.hand_ended(run, live)
         return dms

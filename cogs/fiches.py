@@ -50,7 +50,9 @@ class Fiches(commands.Cog):
     )
     @app_commands.guild_only()
     async def storico(self, interaction: discord.Interaction) -> None:
-        history = await self.bot.storage.history(guild_id_of(interaction), interaction.user.id, limit=10)
+        history = await self.bot.storage.history(
+            guild_id_of(interaction), interaction.user.id, limit=10, account="balance"
+        )
         await interaction.response.send_message(embed=render.history_embed(history), ephemeral=True)
 
     @app_commands.command(

@@ -23,7 +23,7 @@ from bot.i18n import T, localized_options
 from bot.session import DM, channel_of, public_answer
 from bot.storage import MAX_CHIPS
 from bot.table_settings import TableSettings
-from bot.tables import TABLE_EXISTS, LiveTable
+from bot.tables import TABLE_EXISTS, LiveTable, check_cash
 from bot.tree import guild_id_of
 from bot.turn_calls import parse_ping_after
 from cogs.busy import busy_channel
@@ -147,6 +147,7 @@ class Tavolo(
         guild_id = guild_id_of(interaction)
         user_id = interaction.user.id
         async with self.bot.tables.locked(await busy_channel(interaction, self.bot.tables)) as live:
+            self.bot.tables.check_seat(live, user_id)  # before his balance: the refusal that applies
             amount = buyin
             note = ""
             if amount is None:
@@ -228,6 +229,7 @@ class Tavolo(
     @app_commands.command(name=T("riepilogo"), description=T("Il riepilogo della serata a questo tavolo"))
     async def riepilogo(self, interaction: discord.Interaction) -> None:
         live = self.bot.sessions.require(channel_of(interaction)).live
+        check_cash(live)  # a tournament's night is its standings (/torneo stato), not a table's
         # Names for the chart are asked of Discord and the chart is drawn: acknowledge first.
         await interaction.response.defer(thinking=True)
         night = await self.bot.storage.table_summary(live.id)

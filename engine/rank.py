@@ -73,7 +73,7 @@ def rank_hands(argv: Sequence[str]) -> tuple[list[HandValue], list[int], bool]:
         ) from None
     size = _DEFAULT_DECK[ranking]
     if args.mazzo is not None:
-        if not args.mazzo.strip().isdigit():
+        if not args.mazzo.strip().isdecimal() or not args.mazzo.strip().isascii():
             raise InputError(f"Il mazzo «{args.mazzo}» non è un numero di carte: va da 24 a 52, di 4 in 4.")
         size = int(args.mazzo)
     try:

@@ -332,6 +332,12 @@ async def history(
           JOIN hands AS h ON h.id = hs.hand_id
           JOIN poker_tables AS t ON t.id = h.table_id
          WHERE hs.user_id = ? AND t.guild_id = ?
+           -- A seat is in every hand's snapshot; a finished hand is his only if he was dealt in (he
+           -- has its summary), unless the hand predates the summaries (none at all).
+           AND (h.status <> 'finished'
+                OR EXISTS (SELECT 1 FROM hand_players AS hp
+                            WHERE hp.hand_id = h.id AND hp.user_id = hs.user_id)
+                OR NOT EXISTS (SELECT 1 FROM hand_players AS hp WHERE hp.hand_id = h.id))
          ORDER BY h.id DESC
          LIMIT ?
     """

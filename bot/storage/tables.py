@@ -500,6 +500,20 @@ async def close_table(
     seats = await _seats(conn, table_id)
     if sum(payouts.values()) != sum(seats.values()) + db_pot:
         raise _mismatch("i pagamenti devono restituire esattamente le fiches sul tavolo")
+    # A computer's share of a carried pot goes to his seat first: all of a computer's chips leave
+    # through his seat (they go back to the house's one balance, which cannot tell computers apart),
+    # so the night's summary reads what he took back there (stats.table_summary).
+    shares = {
+        u: amount - seats.get(u, 0)
+        for u, amount in sorted(payouts.items())
+        if is_computer(u) and amount > seats.get(u, 0)
+    }
+    if shares:
+        to_seats = [Entry("seat", share, user_id=u, table_id=table_id) for u, share in shares.items()]
+        to_seats.append(Entry("pot", -sum(shares.values()), table_id=table_id))
+        await record(conn, guild_id=guild_id, reason="close", table_id=table_id, entries=to_seats, now=now)
+        db_pot -= sum(shares.values())
+        seats = {u: stack + shares.get(u, 0) for u, stack in seats.items()}
     entries = [Entry("seat", -stack, user_id=u, table_id=table_id) for u, stack in sorted(seats.items())]
     entries.append(Entry("pot", -db_pot, table_id=table_id))
     for user_id, amount in sorted(payouts.items()):

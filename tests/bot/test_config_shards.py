@@ -54,6 +54,8 @@ def test_sqlite_allows_sharding_in_one_process_only() -> None:
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,"}, "«0,»"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "«-1»"),
         ({"SHARD_COUNT": "3", "SHARD_IDS": "1,1"}, "«1,1»"),
+        ({"SHARD_COUNT": "²"}, "«²»"),  # a digit to str.isdigit, not to int()
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,¹"}, "«0,¹»"),
     ],
 )
 def test_every_bad_shard_setting_is_one_italian_sentence(values: dict[str, str], named: str) -> None:

@@ -27,6 +27,7 @@ from bot.tree import (
 )
 from engine.errors import EngineError
 from fakediscord import CommandHidden
+from tests.discord.gioco_support import Game
 
 START, BONUS = 1000, 200  # the harness's STARTING_CHIPS and DAILY_BONUS
 
@@ -269,3 +270,58 @@ async def test_the_tree_refuses_interactions_from_dms() -> None:
     with pytest.raises(app_commands.NoPrivateMessage):
         await tree.interaction_check(fake_interaction(guild_id=None))
     assert await tree.interaction_check(fake_interaction(guild_id=5)) is True
+
+
+async def test_storico_lists_the_balance_movements_after_ten_hands(harness: Any) -> None:
+    """/storico promises "i tuoi ultimi movimenti di fiches": the balance's movements (start, bonus,
+    buy-in), asked of the ledger as such: ten hands' seat entries do not push them out."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], avviso="off")
+    for _ in range(10):
+        await game.start(alice)
+        await game.say(users[game.table.to_act], "passo")  # the small blind folds: the hand is over
+        assert not game.table.hand_running
+    reply = await harness.slash(alice, "storico")
+    assert reply.ephemeral
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    assert len(fields["Ultime mani"].splitlines()) == 10
+    lines = [line.split(" <t:")[0] for line in fields["Ultimi movimenti"].splitlines()]
+    assert lines == ["−300 fiches (seduto al tavolo)", "+1.000 fiches (fiches iniziali)"], lines
+    game.finish()
+
+
+async def test_storico_lists_only_hands_the_player_was_dealt_into(harness: Any) -> None:
+    """`HandSummary` is "a hand the player was dealt into", as /statistiche counts them. A player who
+    sits out (two timeouts in a row) is not dealt in, though `hand_seats` copies every seat at the start
+    of a hand: /storico does not list the hands he sat out ("+0")."""
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    users = {u.id: u for u in (alice, bob, carol)}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob, carol], avviso="off")
+    for _ in range(6):
+        if any(s.player == carol.id and s.sitting_out for s in game.live.view().seats):
+            break
+        await game.start(alice)
+        while game.table.hand_running:
+            if game.table.to_act == carol.id:
+                await game.expire()
+            else:
+                kinds = {str(a.kind) for a in game.table.legal_actions()}
+                await game.say(users[game.table.to_act], "vedo" if "vedo" in kinds else "paròl")
+    assert any(s.player == carol.id and s.sitting_out for s in game.live.view().seats)
+    dealt_in = (await harness.bot.storage.player_stats(harness.guild_id, carol.id))[0].hands
+    # One hand she sits out: alice and bob only.
+    await game.start(alice)
+    started = game.table.hand_number
+    while game.table.hand_running:
+        kinds = {str(a.kind) for a in game.table.legal_actions()}
+        await game.say(users[game.table.to_act], "passo" if "passo" in kinds else "paròl")
+    assert (await harness.bot.storage.player_stats(harness.guild_id, carol.id))[0].hands == dealt_in
+    reply = await harness.slash(carol, "storico")
+    fields = {field["name"]: field["value"] for field in reply.embeds[0]["fields"]}
+    listed = fields["Ultime mani"].splitlines()
+    assert len(listed) == dealt_in, listed
+    assert not any(f"mano {started}:" in line for line in listed), listed
+    game.finish()

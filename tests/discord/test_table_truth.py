@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.errors import UserError
 from bot.reading import not_a_number
 from bot.session import STALE
 from engine.cards import format_cards, hand_order, parse_cards
@@ -389,6 +390,13 @@ async def test_grouped_thousands_are_read_as_italians_write_them(harness: Any) -
     assert parse_amount("1.000", ActionKind.PUNTO, 10, None) == 1000
     assert parse_amount("1 000", ActionKind.PUNTO, 10, None) == 1000
     assert parse_amount("12.345.678", ActionKind.PUNTO, 10, None) == 12_345_678
+    # Up to twelve digits, grouped or not (longer than twelve characters once grouped).
+    assert parse_amount("1.000.000.000", ActionKind.PUNTO, 10, None) == 10**9
+    assert parse_amount("1 000 000 000", ActionKind.PUNTO, 10, None) == 10**9
+    assert parse_amount("999.999.999.999", ActionKind.PUNTO, 10, None) == 10**12 - 1
+    for too_long in ("1.000.000.000.000", "1000000000000", "1.000.000.000.0000"):
+        with pytest.raises(UserError):
+            parse_amount(too_long, ActionKind.PUNTO, 10, None)
     assert parse_amount(" 20 ", ActionKind.PUNTO, 10, None) == 20
     assert parse_amount(None, ActionKind.APRO, 10, None) == 10
 

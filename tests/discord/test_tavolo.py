@@ -7,10 +7,12 @@ from typing import Any
 import pytest
 
 from bot.session import START_REFUSED
-from bot.tables import NO_TABLE, TABLE_EXISTS
+from bot.storage import MAX_CHIPS
+from bot.tables import NO_TABLE, TABLE_EXISTS, TOO_MANY_CHIPS
 from bot.tree import DM_REFUSAL
 from cogs.tavolo import CLOSE_REFUSED, EMPTY_BALANCE
 from fakediscord import CommandHidden
+from tests.discord.gioco_support import HEADS_UP_TEXAS, Game
 
 START = 1000  # the harness's STARTING_CHIPS
 
@@ -405,3 +407,47 @@ async def test_restart_restores_tables_and_cancels_the_running_hand(harness: Any
     assert not again.ephemeral and restored.table.hand_running
     hands = (await harness.bot.storage.history(harness.guild_id, alice.id)).hands
     assert [h.status for h in hands] == ["running", "cancelled"]
+
+
+async def test_a_table_never_holds_more_chips_than_one_stack_may(harness: Any) -> None:
+    """The ledger stores no stack above MAX_CHIPS: a table whose chips could make one (a winner taking
+    everything) would have its hand's end refused after the engine played it. The buy-in that would
+    bring the table past MAX_CHIPS is refused, and the chips at the table play and close as usual."""
+    admin = harness.user("admin", manage_guild=True)
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    granted = await harness.slash(admin, "accredita", utente=alice, importo=MAX_CHIPS)
+    assert not granted.ephemeral, granted.content
+    game = Game(harness)
+    opened = await harness.slash(alice, "tavolo nuovo", variante="texas", limite="nolimit")
+    assert not opened.ephemeral, opened.content
+    for user, buyin in ((alice, MAX_CHIPS - 100), (bob, 100)):
+        sat = await harness.slash(user, "tavolo siedi", buyin=buyin)
+        assert not sat.ephemeral, sat.content
+    refused = await harness.slash(carol, "tavolo siedi", buyin=10)
+    assert refused.ephemeral and refused.content == TOO_MANY_CHIPS
+    assert await harness.bot.storage.balance(harness.guild_id, carol.id) == START
+    await game.start(alice, HEADS_UP_TEXAS)
+    users = {alice.id: alice, bob.id: bob}
+    if game.table.to_act == alice.id:
+        raised = await game.say(alice, "rilancio", importo="100")
+        assert not raised.ephemeral, raised.content
+    folded = await game.say(users[game.table.to_act], "passo")
+    assert not folded.ephemeral, folded.content
+    assert game.live.hand_id is None, "the hand's end is in the ledger"
+    closed = await harness.slash(alice, "tavolo chiudi")
+    assert not closed.ephemeral, closed.content
+    assert await harness.bot.storage.check() == []
+    game.finish()
+
+
+async def test_siedi_again_says_he_is_seated_whatever_his_balance(harness: Any) -> None:
+    """The seat is judged before the balance: a player who brought his whole balance is told he is
+    seated, not that his balance is empty."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    opened = await harness.slash(alice, "tavolo nuovo", variante="italiana")
+    assert not opened.ephemeral, opened.content
+    sat = await harness.slash(bob, "tavolo siedi")  # 100 cip = 1.000 = his whole balance
+    assert not sat.ephemeral and "tutto il suo saldo" in sat.content, sat.content
+    again = await harness.slash(bob, "tavolo siedi")
+    assert again.ephemeral and again.content == "Sei già seduto a questo tavolo.", again.content
+    assert again.content != EMPTY_BALANCE

@@ -12,6 +12,7 @@ import pytest
 
 from bot import tournaments as bot_tournaments
 from bot.config import ConfigError, Settings
+from bot.tables import TOURNAMENT_TABLE
 from bot.timers import ManualClock
 from cogs.mano import NO_HAND_YET, STILL_RUNNING, no_such_hand
 from engine.errors import EngineError
@@ -173,9 +174,9 @@ async def test_the_tournament_table_refuses_cash_table_commands(h: Any) -> None:
     game = Torneo(h)
     await game.announce(alice, "texas", buyin=BUY_IN, posti=2)
     await game.join([alice, bob])
-    for command in ("tavolo siedi", "tavolo alzati", "tavolo chiudi"):
+    for command in ("tavolo siedi", "tavolo alzati", "tavolo chiudi", "tavolo riepilogo"):
         reply = await h.slash(alice, command)
-        assert reply.ephemeral, command
+        assert reply.ephemeral and reply.content == TOURNAMENT_TABLE, command
     started = await h.slash(alice, "torneo inizia")
     assert started.ephemeral and started.content == "Il torneo è già iniziato."
     status = await h.slash(bob, "torneo stato")
@@ -220,6 +221,13 @@ async def test_hands_that_end_at_the_deal_are_told_in_the_channel(h: Any) -> Non
     assert sum("tutti all-in con le puntate obbligate" in t for t in texts) == run.tournament.hands_played
     tables = [m for m in h.messages("poker") if any(": livello" in e.get("title", "") for e in m.embeds)]
     assert not tables, "a hand over at its deal is told in its line, with no table message besides"
+    # Each line publishes its deck, as a table message would: the impronta and its reveal.
+    lines = [t for t in texts if "tutti all-in con le puntate obbligate" in t]
+    for line in lines:
+        [digest] = re.findall(r"Impronta: `([0-9a-f]{64})`", line)
+        [reveal] = re.findall(r"Verifica: `([^`]+)`", line)
+        assert verify(reveal, digest), line
+    assert len({re.findall(r"Impronta: `([0-9a-f]{64})`", t)[0] for t in lines}) == len(lines)
     assert any("Classifica finale" in t for t in texts)
     assert sorted((await balances(h, [alice, bob])).values()) == [STARTING - BUY_IN, STARTING + BUY_IN]
     assert await h.bot.storage.check() == []
@@ -420,7 +428,7 @@ async def test_every_tournament_hand_is_told_again_by_mano(h: Any) -> None:
         assert reply.embeds[0]["title"] == f"Mano n. {number} — Texas Hold'em"
         text = "\n".join([reply.text(), *(m.text() for m in reply.followups)])
         assert "vince" in text or "si divide" in text, f"hand {number}: its result is told"
-        [commitment] = re.findall(r"Impegno \(SHA-256\) mostrato prima della mano: `([0-9a-f]{64})`", text)
+        [commitment] = re.findall(r"Impegno \(SHA-256\), l'impronta del mazzo: `([0-9a-f]{64})`", text)
         [reveal] = re.findall(r"Rivelazione: `([^`]+)`", text)
         assert verify(reveal, commitment), f"hand {number}: its reveal matches its commitment"
         told.add(reveal)

@@ -113,6 +113,7 @@ def test_without_suits_equal_ranks_split() -> None:
         (["--regole", "americana", "Ah Kh Qh Jh Th", "As Ks Qs Js Ts"], "non esistono"),
         (["--mazzo", "33", "Ah Kh Qh Jh Th", "As Ks Qs Js Ts"], "Un mazzo di 33 carte non esiste"),
         (["--mazzo", "trenta", "Ah Kh Qh Jh Th", "As Ks Qs Js Ts"], "non è un numero di carte"),
+        (["--mazzo", "²", "Ah Kh Qh Jh Th", "As Ks Qs Js Ts"], "non è un numero di carte"),  # not int()
         (["--board", "7c 8c 9d Jd Qd", "Ah Kh", "As Ks"], "non ha carte comuni"),
         (["--veloce", "Ah Kh Qh Jh Th", "As Ks Qs Js Ts"], "Non capisco gli argomenti"),
     ],

@@ -18,6 +18,7 @@ from tests.storage.conftest import (
 )
 
 OPTIONS = {"variant": "texas", "limite": "nolimit", "cip": 10}
+COMPUTER = -1
 
 
 def player(
@@ -261,3 +262,35 @@ async def test_stored_hand_finds_the_channels_latest_table_and_hand(storage: Sto
     await storage.create_table(GUILD, CHANNEL, BOB, "texas", OPTIONS, state_of({}))
     fresh = await storage.stored_hand(CHANNEL, 1)
     assert fresh is not None and fresh.table_id != table and fresh.status == "missing"
+
+
+async def test_a_computers_share_of_a_carried_pot_at_closing_counts_in_the_night(storage: Storage) -> None:
+    """A void hand leaves 20 chips in the pot (a piatto di paròl); the table closes and each of the two
+    players gets his stack plus half of it. The person's net is 0 in the night's summary; the
+    computer's must be 0 too: his 10 chips went back to the house like the person's went to his
+    balance, through his seat, where the summary reads a computer's flows."""
+    table = await storage.create_table(
+        GUILD, CHANNEL, ALICE, "italiana", {"variant": "italiana", "cip": 10}, state_of({})
+    )
+    await storage.buy_in(table, ALICE, 300)
+    await storage.buy_in(table, COMPUTER, 300, level="facile")
+    hand = await storage.begin_hand(
+        table, {ALICE: 300, COMPUTER: 300}, 0, state_of({ALICE: 300, COMPUTER: 300})
+    )
+    await storage.finish_hand(
+        table,
+        hand,
+        {ALICE: 290, COMPUTER: 290},
+        20,
+        state_of({ALICE: 290, COMPUTER: 290}, 20),
+        {"hand": hand},
+    )
+    await storage.close_table(table, {ALICE: 300, COMPUTER: 300})
+    assert await storage.check() == []
+
+    night = await storage.table_summary(table)
+    assert night is not None
+    nets = {p.user_id: (p.bought_in, p.taken_out, p.at_table, p.net) for p in night.players}
+    assert nets[ALICE] == (300, 300, 0, 0)
+    assert nets[COMPUTER] == (300, 300, 0, 0), f"the computer got 300 back to the house: {nets[COMPUTER]}"
+    assert sum(p.net for p in night.players) == 0, "every chip went back: the nets add up to zero"
