@@ -196,11 +196,14 @@ class Sessions:
         check: Callable[[TableSession], object],
         *,
         again: bool = True,
-    ) -> AsyncIterator[tuple[LiveTable, TableSession]]:
+    ) -> AsyncIterator[tuple[LiveTable, TableSession, list[DM]]]:
         """The opening of every command that changes the game: judged from the state now (a refusal
         is private from the first byte), a private acknowledgement if the table is busy, then judged
         again under the table's lock, where the command goes on. ``again=False``: the command's own
-        first step under the lock judges it again."""
+        first step under the lock judges it again.
+
+        The command puts the private cards its change dealt in the yielded list: they are sent once
+        the lock is released, even when its answer failed (the change stands: the cards must go)."""
         channel_id = channel_of(interaction)
         self.note(interaction.user)
         session = self.require(channel_id)
@@ -208,13 +211,18 @@ class Sessions:
             session.check_target(interaction, target)
         check(session)
         await defer_privately_if_busy(interaction, session.live.lock)
-        async with self.bot.tables.locked(channel_id) as live:
-            session = self.of(live)
-            if target is not None:
-                session.check_target(interaction, target)
-            if again:
-                check(session)
-            yield live, session
+        dms: list[DM] = []
+        try:
+            async with self.bot.tables.locked(channel_id) as live:
+                session = self.of(live)
+                if target is not None:
+                    session.check_target(interaction, target)
+                if again:
+                    check(session)
+                yield live, session, dms
+        finally:
+            if dms:
+                await self.deliver(channel_id, dms)
 
     async def act(
         self,
@@ -231,15 +239,14 @@ class Sessions:
         def judge(session: TableSession) -> None:
             session.prepare(player, kind, amount, discards, judge_turn=True)
 
-        async with self._judged(interaction, target, judge, again=False) as (live, session):
+        async with self._judged(interaction, target, judge, again=False) as (live, session, dms):
             action = session.prepare(player, kind, amount, discards, judge_turn=False)
             try:
                 events = await self.bot.tables.act(live, action)
             except NotYourTurn as err:
                 raise UserError(not_your_turn(err.to_act)) from None
-            dms = session.record(events)
+            dms += session.record(events)
             await self._answer(interaction, session, events)
-        await self.deliver(live.channel_id, dms)
 
     async def _answer(
         self, interaction: discord.Interaction, session: TableSession, events: Sequence[Event]
@@ -267,22 +274,20 @@ class Sessions:
             if not session.seated(player):
                 raise UserError(NOT_SEATED)
 
-        async with self._judged(interaction, target, judge) as (live, session):
+        async with self._judged(interaction, target, judge) as (live, session, dms):
             events = await self.bot.tables.apply(live, lambda: live.come_back(player))
-            dms = session.record(events)
+            dms += session.record(events)
             await self._answer(interaction, session, events)
-        await self.deliver(live.channel_id, dms)
 
     async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
         player = interaction.user.id
         can_start = functools.partial(_check_can_start, player=player)
-        async with self._judged(interaction, target, can_start) as (live, session):
+        async with self._judged(interaction, target, can_start) as (live, session, dms):
             session.seal()  # the last hand's message ends on its result, whatever its last edit did
             events = await self.bot.tables.start_hand(live)
-            dms = session.record(events)
+            dms += session.record(events)
             await session.post_new_hand(interaction)
-        await self.deliver(live.channel_id, dms)
 
     async def show_cards(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/carte and Le mie carte: read-only, so answered at once from the state now, never waiting."""

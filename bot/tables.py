@@ -334,6 +334,7 @@ class TableRegistry:
             raise UserError(TOO_MANY_CHIPS)
         events = await self._sit(live, player_id, amount, level)
         if level is not None:
+            live.computers.pop(player_id, None)  # in the order they sat: the last one seated last
             live.computers[player_id] = level
         return events
 

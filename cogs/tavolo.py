@@ -324,8 +324,8 @@ def _check_may_dismiss(interaction: discord.Interaction, live: LiveTable, name: 
     seated = computers.computers_at(live)
     if not seated:
         raise UserError(NO_COMPUTER)
-    if name is None:
-        return min(seated)  # the last name given out (ids go -1, -2, ...): the last one seated
+    if name is None:  # the last one seated (the registry keeps them in the order they sat)
+        return next((p for p in reversed(live.computers) if p in seated), seated[-1])
     player = computers.find(live, name)
     if player is None:
         names = ", ".join(computers.name_of(p) for p in seated)

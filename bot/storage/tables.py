@@ -601,10 +601,14 @@ async def recover_table(conn: Conn, *, table_id: int, hand_id: int, token: str |
 
 
 async def computer_levels(conn: Conn, table_id: int) -> dict[int, str]:
-    """The level of each computer player seated at the table (user id -> 'facile' or 'esperto')."""
+    """The level of each computer player seated at the table (user id -> 'facile' or 'esperto'),
+    in the order they sat down (their last buy-in), as the registry keeps them."""
     rows = await conn.fetch(
         "SELECT c.user_id, c.level FROM computers AS c"
-        " JOIN seats AS s ON s.table_id = c.table_id AND s.user_id = c.user_id WHERE c.table_id = ?",
+        " JOIN seats AS s ON s.table_id = c.table_id AND s.user_id = c.user_id WHERE c.table_id = ?"
+        " ORDER BY (SELECT MAX(m.id) FROM entries AS e JOIN movements AS m ON m.id = e.movement_id"
+        " WHERE m.reason = 'buy_in' AND e.account = 'seat' AND e.table_id = c.table_id"
+        " AND e.user_id = c.user_id), c.user_id",
         (table_id,),
     )
     return {int(u): str(level) for u, level in rows}

@@ -156,6 +156,10 @@ def draw_equity(
     size = len(stock)
     rand = rng.random
     keep_list = list(keep)
+    # Six hands of five on a 32-card deck plus his draw need more cards than the stock holds: at the
+    # table the discards are shuffled back in. Then each opponent's hand is drawn apart from the
+    # others' (only his cards and the dead ones are out), or the sampling below would never end.
+    scarce = changes + 5 * len(opponents) > size
     wins = 0.0
     n = 0
     while n < max_samples:
@@ -190,7 +194,8 @@ def draw_equity(
                 value = strength(hand)
                 if value > top:
                     top, chosen = value, hand
-            used.update(chosen)
+            if not scarce:
+                used.update(chosen)
             if top > best:
                 best = top
         if mine_value > best:

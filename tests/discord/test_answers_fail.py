@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from bot.tree import APOLOGY, DISCORD_FAILED
-from tests.discord.gioco_support import HEADS_UP, Game, acknowledged_while_busy, heads_up
+from tests.discord.gioco_support import HEADS_UP, Game, acknowledged_while_busy, heads_up, stacked
 from tests.discord.test_expired_interaction import answered_late
 from tests.discord.test_table_truth import converged, fast_retries
 
@@ -121,4 +121,23 @@ async def test_a_hand_whose_answer_failed_and_that_ended_before_its_post_still_g
     text = game.message.text()
     assert "Tocca a" not in text and f"<@{alice.id}> passa." in game.message.content, text
     assert any(c.get("label") == "Prossima mano" for c in game.message.components)
+    game.finish()
+
+
+async def test_cards_dealt_by_an_action_whose_answer_failed_still_reach_the_players(harness: Any) -> None:
+    # Italiana, four players, alice deals: bob is asked the buio first, and no card is dealt before
+    # he answers. His pass deals every hand; its answer is dropped, the pass stands, the cards go.
+    alice, bob, carol, dave = (harness.user(n) for n in ("alice", "bob", "carol", "dave"))
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol, dave], cip=10)
+    hands = ["7s 8d 9c Qs Ad", "Jh Js 7d 8c Kc", "Th Td Tc 7h 9s", "8h 8s Qc Ks Ac"]
+    await game.start(alice, stacked(hands, "Qh Kd 9d Jd 7c As Qd Kh"))
+    assert game.table.to_act == bob.id and harness.dms(bob) == [], "the buio question comes first"
+    harness.fake.fail_next("drop", method="POST", route=CALLBACK)
+    reply = await game.say(bob, "passo")
+    assert reply.ephemeral and reply.content == DISCORD_FAILED
+    assert game.table.cards_of(carol.id), "the pass was played: the cards are dealt"
+    await converged(harness, game)
+    for user in (alice, bob, carol, dave):
+        assert any("Le tue carte" in m.content for m in harness.dms(user)), user.name
     game.finish()

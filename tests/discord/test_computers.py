@@ -335,3 +335,20 @@ async def test_dismiss_offers_the_names_of_the_computers_at_the_table(harness: A
     assert [c.value for c in offered] == [computers.name_of(-1), computers.name_of(-2)]
     assert [c.name for c in await cog._computer_names(asked, "zia")] == ["🤖 Zia Pina"]
     assert await cog._computer_names(SimpleNamespace(channel_id=1), "") == [], "no table, no names"
+
+
+async def test_dismiss_without_a_name_dismisses_the_last_one_seated(harness: Any) -> None:
+    """README: `/tavolo congeda` without a name dismisses "the last one seated", though a computer
+    seated after another was dismissed takes the first free name (a lower slot)."""
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("facile", "facile", "facile"))
+    gone = await harness.slash(alice, "tavolo congeda", channel="poker", nome=computers.name_of(-1))
+    assert not gone.ephemeral, gone.content
+    added = await harness.slash(alice, "tavolo computer", channel="poker", livello="esperto")
+    assert not added.ephemeral, added.content
+    last = next(p for p in computers.computers_at(live_of(harness)) if computers.name_of(p) in added.content)
+    reply = await harness.slash(alice, "tavolo congeda", channel="poker")
+    assert not reply.ephemeral, reply.content
+    assert reply.content.startswith(f"{computers.name_of(last)} lascia il tavolo"), (
+        f"{computers.name_of(last)} was seated last, but: {reply.content}"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
@@ -13,6 +14,7 @@ from engine.ai.view import HandLog, PlayerView
 from engine.cards import deck, parse_cards
 from engine.errors import EngineError
 from engine.events import Street
+from engine.options import TableOptions
 from engine.ranking import Ranking
 from engine.table import Table
 from tests.engine.table_helpers import K, act, make_table, stacked
@@ -287,3 +289,31 @@ def test_a_loose_aggressors_bet_is_not_read_as_strength() -> None:
     station = Rival(2, None, aggression=0, opened=None, loose=False, sticky=True)
     unknown = Rival(2, None, aggression=0, opened=None, loose=False, sticky=False)
     assert thresholds(view, style, [station]).bet < thresholds(view, style, [unknown]).bet
+
+
+def _decided_in_time(view: PlayerView, rng: random.Random, seconds: float = 10.0) -> Action:
+    """`decide` in a daemon thread: a decision that never returns fails the test instead of hanging it."""
+    result: list[Action] = []
+    worker = threading.Thread(target=lambda: result.append(decide(view, rng, "esperto")), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert result, f"no decision within {seconds:g} s"
+    return result[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_experts_decide_at_a_full_italiana_table_on_the_32_card_deck(seed: int) -> None:
+    """Six players, the most the 32-card deck seats: five opponents' hands and his own draw need more
+    than the 27 cards he does not hold, and at the table the discards are shuffled back. The pre-draw
+    equity must not look for a 28th unused card for ever (engine/ai/equity.py `draw_equity`)."""
+    table = Table(TableOptions(variant="italiana", mazzo="32"), rng=random.Random(seed))
+    for player in range(1, 7):
+        table.sit(-player, 1000)
+    log = HandLog()
+    log.feed([e for e in table.start_hand() if e.private_to is None])
+    rng = random.Random(seed + 1)
+    while table.hand_running:
+        player = table.to_act
+        assert player is not None
+        action = _decided_in_time(log.view(table, player), rng)
+        log.feed([e for e in table.act(action) if e.private_to is None])

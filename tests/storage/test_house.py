@@ -120,3 +120,15 @@ async def test_the_nights_summary_reads_a_computers_result_from_his_seat(storage
     night = await storage.table_summary(table)
     nets = {p.user_id: p.net for p in night.players}
     assert nets == {ALICE: -50, GINO: 80, PINA: -30}, "the house is nobody's result"
+
+
+async def test_computers_come_back_from_a_restart_in_the_order_they_sat(storage: Storage) -> None:
+    """`/tavolo congeda` without a name dismisses the last one seated, after a restart too."""
+    table = await storage.create_table(GUILD, CHANNEL, ALICE, "italiana", {}, state_of({}))
+    await storage.buy_in(table, PINA, 300, level="facile")
+    await storage.buy_in(table, GINO, 300, level="esperto")
+    assert list(await storage.computer_levels(table)) == [PINA, GINO]
+    await storage.cash_out(table, PINA)
+    await storage.buy_in(table, PINA, 300, level="esperto")  # seated again: now the last one
+    assert list((await storage.computer_levels(table)).items()) == [(GINO, "esperto"), (PINA, "esperto")]
+    assert await storage.check() == []
