@@ -21,14 +21,14 @@ A deck stacked by a test (`TableRegistry.queue_deck`) is dealt as given, without
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import discord
 
 from engine.cards import Card
-from engine.events import Event, HandStarted
+from engine.events import CardsDealt, Event, HandStarted
 from engine.fairness import Commitment, new_deck_commitment, parse_reveal, reshuffle_rng
 from engine.options import Mazzo, TableOptions, Variant
 
@@ -48,7 +48,12 @@ class FairDeck:
     cards: tuple[Card, ...] = field(repr=False)
     salt: bytes = field(repr=False)
     players: int = 0
-    """How many players were dealt in (the verify command needs it); set once the hand started."""
+    """How many players the hand began with (the verify command needs it); set once it started."""
+    seats: tuple[int, ...] = ()
+    """Those players in the order of the deal, from the dealer's left (the verifier's positions)."""
+    dealt: frozenset[int] | None = None
+    """Who got cards, once they were dealt: poker tradizionale asks the buio first, and a player who
+    leaves meanwhile gets none (the verify command names his position)."""
 
     @classmethod
     def new(cls) -> FairDeck:
@@ -62,6 +67,13 @@ class FairDeck:
     def reshuffle_rng(self) -> random.Random:
         """The generator of this hand's reshuffles, fixed by the salt (a fresh one each call)."""
         return reshuffle_rng(self.salt)
+
+    def saw(self, events: Iterable[Event]) -> FairDeck:
+        """The same deck, knowing who got cards once the hand's events deal them."""
+        if self.dealt is not None:
+            return self
+        dealt = frozenset(e.player for e in events if isinstance(e, CardsDealt))
+        return replace(self, dealt=dealt) if dealt else self
 
     def record(self) -> dict[str, str]:
         """What the hand record keeps (only once the hand has ended)."""
@@ -85,7 +97,8 @@ def deal_fairly(
     fair = FairDeck.new()
     dealt = start(committed=fair.cards, reshuffle_rng=fair.reshuffle_rng())
     started = next(e for e in events(dealt) if isinstance(e, HandStarted))
-    return dealt, replace(fair, players=len(started.players))
+    fair = replace(fair, players=len(started.players), seats=tuple(started.players))
+    return dealt, fair.saw(events(dealt))
 
 
 def verify_command(fair: FairDeck, options: TableOptions) -> str:
@@ -98,6 +111,8 @@ def verify_command(fair: FairDeck, options: TableOptions) -> str:
     ]
     if options.variant is Variant.ITALIANA and options.mazzo is not Mazzo.AUTO:
         parts.append(f"--mazzo {options.mazzo}")
+    if fair.dealt is not None:
+        parts += [f"--fuori {i}" for i, player in enumerate(fair.seats, 1) if player not in fair.dealt]
     return " ".join(parts)
 
 

@@ -460,6 +460,8 @@ class TableRegistry:
         """
         _check_locked(live)
         events = step()
+        if live.fair is not None:
+            live.fair = live.fair.saw(events)  # who got cards, for the verify command
         live.hand_events.extend(e for e in events if e.private_to is None)
         live.released.update(_released(events))
         if live.tournament is not None:

@@ -28,7 +28,7 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionKind
@@ -252,12 +252,15 @@ def deal_plan(
     options: TableOptions | Variant | str,
     players: int,
     draws: Sequence[Sequence[Card] | None] | None = None,
+    out: Collection[int] = (),
 ) -> DealPlan:
     """Replay the deal of ``players`` from the committed order on a real table.
 
     ``draws`` (draw variants) gives, by position, the cards each player discarded: ``()`` for
-    servito, ``None`` for a player who folded before the draw. The table is the engine's own,
-    built as the bot builds it: the hand's deck in the committed order and ``reshuffle_rng``.
+    servito, ``None`` for a player who folded before the draw. ``out`` (poker tradizionale) gives
+    the positions of players who left while the buio was asked, before any card: the deck stays the
+    one for ``players``, the cards go round the others. The table is the engine's own, built as
+    the bot builds it: the hand's deck in the committed order and ``reshuffle_rng``.
     """
     parsed = parse_reveal(reveal) if isinstance(reveal, str) else reveal
     opts = _options(options)
@@ -266,6 +269,12 @@ def deal_plan(
         raise FairnessError(
             f"Nella variante {variant} si gioca da {variant.min_players} a {opts.max_seats} giocatori."
         )
+    if out and variant is not Variant.ITALIANA:
+        raise FairnessError(
+            "Si esce prima delle carte solo nel poker tradizionale, mentre si chiede il buio."
+        )
+    if any(not 1 <= position <= players for position in out):
+        raise FairnessError(f"Le posizioni vanno da 1 a {players}.")
     if draws is not None:
         if variant is Variant.TEXAS:
             raise FairnessError("Nel texas non c'è il cambio: gli scarti non servono.")
@@ -284,7 +293,12 @@ def deal_plan(
     events = table.start_hand(deck=cards)
     started = next(e for e in events if isinstance(e, HandStarted))
     position = {pid: i for i, pid in enumerate(started.players)}
-    dealt_so_far = 0 if variant is Variant.TEXAS else 5 * players
+    # Those who left before the deal: the one asked the buio last (his leave may close the question).
+    leaving = sorted({started.players[pos - 1] for pos in out}, key=lambda pid: pid == table.to_act)
+    for pid in leaving:
+        if any(isinstance(e, CardsDealt) for e in events):
+            raise FairnessError("Con questi giocatori le carte si danno subito: nessuno esce prima.")
+        events += table.leave(pid)
     drawing = False
     while table.to_act is not None and not any(isinstance(e, HandVoid) for e in events):
         street = table.street
@@ -294,7 +308,8 @@ def deal_plan(
             if not drawing:
                 drawing = True
                 for pid in started.players:
-                    if draws[position[pid]] is None and table.to_act is not None:
+                    gone = position[pid] + 1 in out
+                    if draws[position[pid]] is None and not gone and table.to_act is not None:
                         events += table.leave(pid)
                 continue
             pid = table.to_act
@@ -328,6 +343,7 @@ def deal_plan(
         if tuple(board) != expected_board:  # pragma: no cover - the engine changed how it deals
             raise AssertionError("the engine no longer deals the board after one burn per street")
         return DealPlan(opts, players, cards, tuple(hands), burns=burns, board=tuple(board))
+    dealt_so_far = sum(len(e.cards) for e in events if isinstance(e, CardsDealt))
     plan = DealPlan(opts, players, cards, tuple(hands), stub=cards[dealt_so_far:])
     if draws is None:
         return plan

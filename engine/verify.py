@@ -2,13 +2,15 @@
 
     python -m engine.verify "<stringa>" [--commitment IMPRONTA]
                             [--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]]
-                            [--scarti CARTE ...]
+                            [--scarti CARTE ...] [--fuori POSIZIONE ...]
 
 The string is the one the bot publishes after the hand (``tavolo-verde/v1|sale|carte``); the
 impronta is the SHA-256 the table message showed before the first card. The tool hashes the
 string, compares, prints the committed order and, given the variant and the players, how the hand
 was dealt from it (engine.fairness). ``--scarti`` once per position, from the dealer's left, gives
 the discards of the draw (``-`` for a player who folded before it, an empty string for servito).
+``--fuori`` (poker tradizionale) once per position of a player who left while the buio was asked,
+before any card: the bot's command names them.
 
 Exit status: 0 when the string matches (or no impronta was given), 1 when it does not match, 2 for
 any mistake in the input, always as one Italian sentence on stderr, never a traceback.
@@ -28,7 +30,8 @@ from engine.options import Mazzo, TableOptions, Variant
 
 USAGE = (
     'python -m engine.verify "STRINGA" [--commitment IMPRONTA] '
-    "[--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]] [--scarti CARTE ...]"
+    "[--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]] [--scarti CARTE ...] "
+    "[--fuori POSIZIONE ...]"
 )
 
 
@@ -55,6 +58,9 @@ def _parser() -> _Parser:
     parser.add_argument("--giocatori", default=None, help="quanti giocatori ricevono le carte")
     parser.add_argument("--mazzo", default="auto", help="poker tradizionale: auto, 32 o americano")
     parser.add_argument("--scarti", action="append", default=None, help="gli scarti di una posizione")
+    parser.add_argument(
+        "--fuori", action="append", default=None, help="la posizione di chi è uscito prima delle carte"
+    )
     return parser
 
 
@@ -65,8 +71,8 @@ def _clean(text: str) -> str:
 
 def _options(args: argparse.Namespace) -> tuple[TableOptions, int] | None:
     if args.variante is None and args.giocatori is None:
-        if args.scarti is not None:
-            raise InputError("Per ricostruire il cambio servono anche --variante e --giocatori.")
+        if args.scarti is not None or args.fuori is not None:
+            raise InputError("Per ricostruire la distribuzione servono anche --variante e --giocatori.")
         return None
     if args.variante is None or args.giocatori is None:
         raise InputError("Per ricostruire la distribuzione servono sia --variante sia --giocatori.")
@@ -108,6 +114,16 @@ def _draws(texts: Sequence[str] | None) -> list[tuple[Card, ...] | None] | None:
     return draws
 
 
+def _positions(texts: Sequence[str] | None) -> list[int]:
+    positions: list[int] = []
+    for text in texts or ():
+        word = text.strip()
+        if not (word.isascii() and word.isdigit()):
+            raise InputError(f"«{text}» non è una posizione: un numero, 1 a sinistra del mazziere.")
+        positions.append(int(word))
+    return positions
+
+
 def _plan_lines(plan: DealPlan) -> list[str]:
     variant = plan.options.variant
     size = len(plan.deck)
@@ -119,7 +135,8 @@ def _plan_lines(plan: DealPlan) -> list[str]:
     ]
     for i, hand in enumerate(plan.hands):
         dealer = " (mazziere)" if i == plan.players - 1 else ""
-        lines.append(f"  posizione {i + 1}{dealer}: {format_cards(hand)}")
+        shown = format_cards(hand) if hand else "uscito prima delle carte"
+        lines.append(f"  posizione {i + 1}{dealer}: {shown}")
     if variant is Variant.TEXAS:
         names = ("flop", "turn", "river")
         groups = (plan.board[:3], plan.board[3:4], plan.board[4:5])
@@ -187,7 +204,7 @@ def run(argv: Sequence[str]) -> tuple[int, str]:
     if table is not None:
         options, players = table
         try:
-            plan = deal_plan(parsed, options, players, _draws(args.scarti))
+            plan = deal_plan(parsed, options, players, _draws(args.scarti), _positions(args.fuori))
         except FairnessError as error:
             raise InputError(str(error)) from None
         lines += _plan_lines(plan)

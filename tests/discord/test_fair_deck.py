@@ -20,7 +20,7 @@ import pytest
 from bot.card_pictures import HAND_FILE
 from bot.pictures import hand_png
 from engine.cards import Card, format_cards, hand_order
-from engine.events import HandStarted
+from engine.events import CardsDealt, HandStarted
 from engine.fairness import PREFIX, deal_plan, verify
 from engine.history import replay
 from tests.discord.gioco_support import HEADS_UP_TEXAS, Game
@@ -178,3 +178,38 @@ def stored_record_or_none(harness: Any) -> dict[str, Any] | None:
     finally:
         conn.close()
     return None if text is None else dict(json.loads(text))
+
+
+async def test_italiana_a_player_who_left_during_the_buio_question_is_out_of_the_verified_deal(
+    harness: Any,
+) -> None:
+    """Poker tradizionale asks the buio before any card. Carol stands up meanwhile: she is folded
+    before the deal, and the cards go round bob and alice only, from the deck chosen for three. The
+    published command names her position (``--fuori``) and prints the deal the players received."""
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    users = {u.id: u for u in (alice, bob, carol)}
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol], avviso="off")
+    await game.start(alice)  # a real, committed shuffle
+    [digest] = DIGEST.findall(game.message.text())
+    assert game.table.to_act == bob.id and not harness.dms(bob), "the buio is asked first, before the deal"
+    left = await game.say(carol, "tavolo alzati")
+    assert not left.ephemeral, left.content
+    await game.say(bob, "passo")  # no buio: the cards are dealt now
+    while game.table.hand_running:
+        await game.say(users[game.table.to_act], "passo")
+    text = game.message.text()
+    [reveal] = REVEAL.findall(text)
+    assert verify(reveal, digest)
+    [command] = COMMAND.findall(text)
+    assert "--giocatori 3" in command and "--fuori 2" in command, command  # bob 1, carol 2, alice 3
+    printed = check_verify_command(command)
+    _, events = replay(game.table.hand_record())
+    dealt = {e.player: e.cards for e in events if isinstance(e, CardsDealt)}
+    assert set(dealt) == {alice.id, bob.id}
+    for user, position in ((bob, "posizione 1"), (alice, "posizione 3 (mazziere)")):
+        content, _ = dealt_in_dm(harness, user, 0)
+        assert f"**{format_cards(hand_order(dealt[user.id]))}**" in content, "his DM shows what he got"
+        assert f"{position}: {format_cards(dealt[user.id])}\n" in printed, (user.name, printed)
+    assert "posizione 2: uscito prima delle carte" in printed, printed
+    game.finish()

@@ -207,6 +207,45 @@ def _dealt_by_position(events: Sequence[Event], position: dict[int, int]) -> lis
     return hands
 
 
+@pytest.mark.parametrize(("players", "out"), [(3, [2]), (4, [1]), (5, [1, 4]), (6, [6])])
+def test_italiana_players_who_left_while_the_buio_was_asked_get_no_cards_from_the_deck_for_all(
+    players: int, out: list[int]
+) -> None:
+    """The deck is the one for every player the hand began with; those who left before the deal are
+    skipped, one card at a time round the others (rules: the buio is asked before the cards)."""
+    size = deck_size_for_players(players)
+    plan = deal_plan(reveal_string(ORDER, SALT), "italiana", players, out=out)
+    cards = hand_deck(ORDER, size)
+    assert plan.deck == cards
+    staying = [i for i in range(players) if i + 1 not in out]
+    expected = [() for _ in range(players)]
+    for turn, i in enumerate(staying):
+        expected[i] = cards[turn : 5 * len(staying) : len(staying)]
+    assert list(plan.hands) == expected
+    assert plan.stub == cards[5 * len(staying) :]
+    # The engine's own table, the players leaving while it asks the buio.
+    table = Table(TableOptions(), rng=reshuffle_rng(SALT))
+    for player in range(1, players + 1):
+        table.sit(player, 5000)
+    events = table.start_hand(deck=cards)
+    started = next(e for e in events if isinstance(e, HandStarted))
+    assert not any(isinstance(e, CardsDealt) for e in events), "the buio is asked before the cards"
+    asked = table.to_act
+    for pos in sorted(out, key=lambda pos: started.players[pos - 1] == asked):  # he leaves last
+        events += table.leave(started.players[pos - 1])
+    while not any(isinstance(e, CardsDealt) for e in events):
+        events += table.act(Action(table.to_act, ActionKind.PASSO))
+    position = {pid: i for i, pid in enumerate(started.players)}
+    assert _dealt_by_position(events, position) == list(plan.hands)
+
+
+def test_only_the_italiana_buio_question_comes_before_the_cards() -> None:
+    with pytest.raises(FairnessError):
+        deal_plan(reveal_string(ORDER, SALT), "texas", 3, out=[1])
+    with pytest.raises(FairnessError):
+        deal_plan(reveal_string(ORDER, SALT), "italiana", 3, out=[4])
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 9])
 def test_italiana_is_dealt_from_the_committed_order_with_its_deck_size_by_players(players: int) -> None:
     size = deck_size_for_players(players)

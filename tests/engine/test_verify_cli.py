@@ -154,6 +154,11 @@ CARDS = " ".join(card.ascii for card in ORDER)
         [REVEAL, "--variante", "italiana", "--giocatori", "2", "--scarti", "Zz"],
         [REVEAL, "--variante", "italiana", "--giocatori", "3", "--scarti", "Ah"],
         [REVEAL, "--scarti", "Ah"],
+        [REVEAL, "--fuori", "1"],
+        [REVEAL, "--variante", "texas", "--giocatori", "3", "--fuori", "1"],
+        [REVEAL, "--variante", "italiana", "--giocatori", "3", "--fuori", "4"],
+        [REVEAL, "--variante", "italiana", "--giocatori", "3", "--fuori", "uno"],
+        [REVEAL, "--variante", "italiana", "--giocatori", "3", "--fuori", "²"],
         [REVEAL, "--sconosciuta"],
     ],
 )
