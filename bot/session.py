@@ -97,11 +97,12 @@ UNKNOWN_CHANNEL = 10003
 
 class DM(NamedTuple):
     """A private message to send: the player, its text, and his cards as a PNG (drawn under the lock,
-    before the answer, so that sending it is only I/O)."""
+    before the answer, so that sending it is only I/O), of hand number ``hand``."""
 
     player: int
     text: str
     picture: bytes | None = None
+    hand: int = 0
 
 
 def not_your_turn(to_act: int | None) -> str:
@@ -205,7 +206,8 @@ class TableSession:
         cards = self._hands.get(player, ())
         where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
         text = where + self.hand_text(cards, heading)
-        return DM(player, text, None if is_computer(player) else hand_picture(cards))
+        picture = None if is_computer(player) else hand_picture(cards)
+        return DM(player, text, picture, live.table.hand_number)
 
     def hand_text(self, cards: Sequence[Card], heading: str = "Le tue carte") -> str:
         """A player's cards as he reads them privately (in the holding order), what they make, and the

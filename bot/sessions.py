@@ -150,8 +150,8 @@ class Sessions:
 
     async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
         """Send the private cards; a refused DM is noted on the table message, the game goes on."""
-        failed: list[int] = []
-        for player, text, picture in dms:
+        failed: list[tuple[int, int]] = []  # (player, hand)
+        for player, text, picture, hand in dms:
             if is_computer(player):
                 continue  # he reads his cards from the table (bot/computers.py), never by DM
             try:
@@ -159,14 +159,17 @@ class Sessions:
                 await rest.send(self.bot, await self._dm_channel(player), content=text, **extra)
             except discord.NotFound:
                 self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
-                failed.append(player)
+                failed.append((player, hand))
             except (discord.HTTPException, *NETWORK_ERRORS) as exc:
                 log.info("Cards of user %s not delivered by DM: %s", player, getattr(exc, "status", exc))
-                failed.append(player)
+                failed.append((player, hand))
         session = self.get(channel_id)
         if not failed or session is None or not session.live.table.hand_running:
             return
-        new = set(failed) - session.dm_failed
+        # Sent after the lock, a DM may fail once the next hand is dealt: it says nothing of that one.
+        now = session.live.table.hand_number
+        failed = [(player, hand) for player, hand in failed if hand == now]
+        new = {player for player, _ in failed} - session.dm_failed
         if new:
             session.dm_failed |= new
             session.changed()

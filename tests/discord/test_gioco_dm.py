@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.session import DM
 from tests.discord.gioco_support import Game
 
 OPEN_DM = ("POST", "/users/@me/channels")
@@ -27,4 +28,24 @@ async def test_a_players_dm_channel_is_opened_once_for_many_hands(harness: Any) 
     calls = harness.rest_calls[before:]
     assert calls.count(OPEN_DM) == 2, "one DM channel per player, not one per hand"
     assert len(harness.dms(alice)) == len(harness.dms(bob)) == 3, "each hand still deals by DM"
+    game.finish()
+
+
+async def test_a_dm_of_an_earlier_hand_that_fails_is_not_blamed_on_the_hand_now(harness: Any) -> None:
+    """DMs go out after the table's lock, and discord.py may wait out rate limits for seconds: a DM of
+    the last hand that fails once the next hand is dealt says nothing of the cards of this one."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], cip=10)
+    await game.start(alice)
+    first = DM(bob.id, "Le tue carte della mano 1", None, hand=1)
+    await game.say(users[game.table.to_act], "passo")
+    await game.start(alice, message=game.message)
+    harness.close_dms(bob)
+    await harness.bot.sessions.deliver(game.live.channel_id, [first])
+    assert not game.session.dm_failed, "his cards of this hand did reach him"
+    current = DM(bob.id, "Le tue carte della mano 2", None, hand=2)
+    await harness.bot.sessions.deliver(game.live.channel_id, [current])
+    assert game.session.dm_failed == {bob.id}, "a DM of this hand that fails is on the table message"
     game.finish()
