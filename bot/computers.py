@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
-from bot.storage import StorageError
+from bot.storage import STORAGE_FAILURES
 from bot.storage.ledger import is_computer
 from bot.tables import LiveTable
 from engine.actions import Action
@@ -237,7 +237,7 @@ class ComputerPlayers:
         except EngineError as err:
             log.warning("Table of channel %s: a computer's action was refused: %s", channel, err)
             return
-        except StorageError as err:
+        except STORAGE_FAILURES as err:  # refused by the ledger, or the database is down
             log.warning("Table of channel %s: a computer's action was not written: %s", channel, err)
             return
         await sessions.deliver(channel, dms)
@@ -254,5 +254,7 @@ class ComputerPlayers:
                         back = functools.partial(live.come_back, seat.player)
                         events = await sessions.bot.tables.apply(live, back)
                         sessions.of(live).record(events)
-        except (UserError, EngineError, StorageError):
+        except (UserError, EngineError):
             return
+        except STORAGE_FAILURES as err:  # he stays out; the next hand boundary tries again
+            log.warning("Table of channel %s: a computer's return was not written: %s", channel, err)

@@ -456,10 +456,21 @@ class TableRegistry:
         """Run one engine call of a running hand; if it ended the hand, write the end to the ledger.
 
         Every in-hand change (an action, a timeout, a player leaving) goes through here, so a hand
-        never ends in the engine without being written.
+        never ends in the engine without being written. Between hands (a player back in the game)
+        the new state is stored, or the engine is put back as it was.
         """
         _check_locked(live)
+        between_hands = live.tournament is None and live.hand_id is None and not live.table.hand_running
+        before = live.table.to_dict() if between_hands else None
         events = step()
+        if before is not None and events:
+            # Between hands no chip moves (a come-back): the state is stored as it is, or not changed.
+            try:
+                await self._storage.save_state(live.id, live.table.to_dict())
+            except BaseException:
+                live.table = Table.from_dict(before, rng=self._rng_factory())
+                raise
+            return events
         if live.fair is not None:
             live.fair = live.fair.saw(events)  # who got cards, for the verify command
         live.hand_events.extend(e for e in events if e.private_to is None)

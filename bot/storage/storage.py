@@ -464,6 +464,12 @@ class Storage:
             )
         )
 
+    async def save_state(self, table_id: int, state: Mapping[str, Any]) -> None:
+        """Store the engine's state between hands when no chip moved (a player back in the game),
+        so that a restart before the next deal restores it."""
+        body = partial(tables.save_state, table_id=table_id, state_json=_dump(state), token=self._owner)
+        await self._run(body)
+
     async def set_table_message(self, table_id: int, message_id: int | None) -> None:
         """Remember the table's public message, so that a restart can edit it."""
         await self._run(

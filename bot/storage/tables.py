@@ -347,6 +347,15 @@ async def set_message(conn: Conn, *, table_id: int, message_id: int | None, toke
     await conn.execute("UPDATE poker_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
 
+async def save_state(conn: Conn, *, table_id: int, state_json: str, token: str | None) -> None:
+    """The engine's state between hands, when only its seats' flags changed (a player back in the
+    game): no chip moves, so no movement; refused while a hand runs (its start state is kept)."""
+    _, _, running = await _table_and_hand(conn, table_id, token)
+    if running is not None:
+        raise HandInProgress("A questo tavolo c'è una mano in corso.")
+    await conn.execute("UPDATE poker_tables SET state = ? WHERE id = ?", (state_json, table_id))
+
+
 def _mismatch(what: str) -> LedgerMismatch:
     return LedgerMismatch(f"Le fiches del tavolo non corrispondono al registro: {what}.")
 

@@ -4,6 +4,7 @@ showing their cards, dismissed mid-hand, and playing on after a restart."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from dataclasses import replace
 from types import SimpleNamespace
@@ -352,3 +353,32 @@ async def test_dismiss_without_a_name_dismisses_the_last_one_seated(harness: Any
     assert reply.content.startswith(f"{computers.name_of(last)} lascia il tavolo"), (
         f"{computers.name_of(last)} was seated last, but: {reply.content}"
     )
+
+
+async def test_a_database_failure_under_a_computers_action_is_a_warning_not_an_error(
+    harness: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A driver error (not a ledger refusal) while a computer's action is written: a warning, no
+    ERROR, no task failing unseen; nothing was played, and the turn timer still runs for him."""
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("facile",))
+    registry = harness.bot.tables
+    act = registry.act
+    failed: list[int] = []
+
+    async def locked_once(live: Any, action: Any) -> Any:
+        if computers.is_computer(action.player) and not failed:
+            failed.append(action.player)
+            raise sqlite3.OperationalError("database is locked")
+        return await act(live, action)
+
+    monkeypatch.setattr(registry, "act", locked_once)
+    started = await harness.slash(alice, "tavolo inizia", channel="poker")
+    assert not started.ephemeral, started.content
+    live = live_of(harness)
+    if live.table.to_act == alice.id:
+        await human_plays(harness, alice)
+    await harness.fake.wait_for(lambda: bool(failed), "the computer's first action")
+    await harness.settle()
+    assert any("a computer's action was not written" in r.getMessage() for r in caplog.records)
+    assert live_of(harness).table.hand_running and await harness.bot.storage.check() == []

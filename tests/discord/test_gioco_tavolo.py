@@ -130,6 +130,11 @@ async def test_turn_timers_pass_for_the_player_and_sit_him_out_after_two(harness
     assert already.ephemeral and already.content == "Sei già in gioco."
     assert not any(seat.sitting_out for seat in game.live.view().seats)
     assert len(harness.bot.sessions.timers) == 0, "no timer between hands"
+    # A come-back between hands is stored: a restart before the next deal keeps him in the game.
+    await harness.restart()
+    game.use_clock()
+    assert not any(seat.sitting_out for seat in game.live.view().seats), "back in the game after a restart"
+    assert await harness.bot.storage.check() == []
     game.finish()
 
 
