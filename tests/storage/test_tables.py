@@ -383,3 +383,21 @@ async def test_schema_forbids_a_negative_balance(storage: Storage, db: Database)
             " VALUES (1, 1, 'pot', 5, NULL, 3)"
         )
     assert await storage.balance(GUILD, ALICE) == STARTING
+
+
+async def test_the_state_alone_is_stored_between_hands_and_refused_during_one(storage: Storage) -> None:
+    """A player back in the game between hands: the engine's state is stored, no chip moves."""
+    table = await new_table(storage)
+    await storage.buy_in(table, ALICE, 300, state_of({ALICE: 300}))
+    await storage.buy_in(table, BOB, 300, state_of({ALICE: 300, BOB: 300}))
+    back = {**state_of({ALICE: 300, BOB: 300}), "note": "bob back in the game"}
+    await storage.save_state(table, back)
+    assert (await storage.table(table)).state == back
+    hand = await storage.begin_hand(table, {ALICE: 300, BOB: 300}, 0, back)
+    with pytest.raises(HandInProgress):
+        await storage.save_state(table, state_of({ALICE: 300, BOB: 300}))
+    assert (await storage.table(table)).state == back, "the hand's start state is kept"
+    await storage.finish_hand(table, hand, {ALICE: 310, BOB: 290}, 0, state_of({ALICE: 310, BOB: 290}), {})
+    with pytest.raises(TableNotFound):
+        await storage.save_state(table + 1, back)
+    assert await storage.check() == []
