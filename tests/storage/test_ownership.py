@@ -96,6 +96,8 @@ async def test_a_process_that_lost_its_shard_cannot_apply_a_hand(db: Database) -
         created = await second.create_table(GUILD_ON_0_TOO, 9, BOB, "texas", {}, {})
         with pytest.raises(TableNotOwned):
             await first.set_table_message(created, 1)
+        with pytest.raises(TableNotOwned):
+            await first.save_state(created, {"note": "another process's state"})
         assert await second.check() == []
     finally:
         for store in (first, second):
