@@ -20,6 +20,7 @@ from the public `HandShown` events only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -90,6 +91,15 @@ class TablePicture:
         self.current: Picture | None = None
         self._uploaded: dict[int, str] = {}  # message id -> key of the picture it holds
         self._generation = 0
+        self._drawing: asyncio.Task[None] | None = None
+
+    async def drawn(self, timeout: float) -> None:
+        """Wait (at most ``timeout``) for a showdown still being drawn: a hand dealt before it is
+        done would throw it away, and the last hand's message would never show it."""
+        task = self._drawing
+        if task is not None and not task.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(task), timeout)
 
     def new_hand(self) -> None:
         """A hand begins on a new message: no picture until the flop."""
@@ -127,6 +137,7 @@ class TablePicture:
                 on_ready()
 
         task = asyncio.get_running_loop().create_task(draw(), name="showdown-picture")
+        self._drawing = task
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         task.add_done_callback(_log_failure)

@@ -88,6 +88,8 @@ TOURNAMENT_NEXT = {
     False: "Torneo finito: segue la classifica.",
 }
 
+SHOWDOWN_WAIT = 1.0
+"""How long a deal or a closing waits for the last hand's showdown picture (drawn in a thread)."""
 RETRY_FIRST = 0.5
 """Seconds before the first retry of a failed edit; doubled at each failure, up to `RETRY_MAX`."""
 RETRY_MAX = 30.0
@@ -280,6 +282,12 @@ class TableSession:
         self._version += 1
         self._wake()
 
+    async def seal_drawn(self) -> None:
+        """`seal`, once a showdown picture still being drawn is done (bounded: `SHOWDOWN_WAIT`), so
+        that the last hand's message ends on it."""
+        await self.picture.drawn(SHOWDOWN_WAIT)
+        self.seal()
+
     def seal(self) -> None:
         """The next hand is about to be dealt on a new message. If the channel does not show this
         message's last state yet (an edit failing and retried, or in flight), keep that state for
@@ -375,8 +383,14 @@ class TableSession:
     async def _post(self) -> None:
         """Post the table message anew through the channel and store its id."""
         live = self.live
+        hand, previous = live.table.hand_number, live.message_id
         files, key = self.picture.send_files()
         posted = await rest.send(self.owner.bot, live.channel_id, **self.render(), **files)
+        if live.table.hand_number != hand or live.message_id != previous:
+            # Outside the lock, the post took long (429s): the next hand was dealt meanwhile, on its
+            # own message. This one shows the older hand: it keeps that text and loses its buttons.
+            self.retire(posted)
+            return
         self.picture.uploaded(posted, key)
         live.message_id = posted
         self.message_hand = live.table.hand_number

@@ -287,7 +287,7 @@ class Sessions:
         player = interaction.user.id
         can_start = functools.partial(_check_can_start, player=player)
         async with self._judged(interaction, target, can_start) as (live, session, dms):
-            session.seal()  # the last hand's message ends on its result, whatever its last edit did
+            await session.seal_drawn()  # the last hand's message ends on its result and picture
             events = await self.bot.tables.start_hand(live)
             dms += session.record(events)
             await session.post_new_hand(interaction)

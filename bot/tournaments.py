@@ -308,7 +308,7 @@ class Tournaments:
 
     async def _deal(self, run: LiveTournament, live: LiveTable) -> list[DM]:
         t = run.tournament
-        self.bot.sessions.of(live).seal()  # the last hand's message ends on its result
+        await self.bot.sessions.of(live).seal_drawn()  # the last hand's message ends on its result
         try:
             deck = self.bot.tables.next_deck(run.channel_id)
             (table, events), fair = deal_fairly(
@@ -434,6 +434,7 @@ class Tournaments:
     def _let_go(self, live: LiveTable) -> None:
         """The tournament's table leaves the registry; its last message loses its buttons."""
         session = self.bot.sessions.of(live)
+        session.seal()  # its last message ends on the last hand's result, whatever its last edit did
         self.bot.tables.detach(live)
         session.retire(live.message_id)
         self.bot.sessions.forget(session)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import NETWORK_ERRORS, UserError
+from bot.errors import NETWORK_ERRORS, UserError, discord_failed
 from bot.storage import STORAGE_FAILURES
 from bot.storage.ledger import is_computer
 from bot.timers import Clock, Handle
@@ -44,6 +44,8 @@ PING_WORDS_OFF = frozenset({"off", "no", "mai", "spento", "nessuno"})
 """What a host may type for ``avviso`` to never call anyone at his table."""
 PING_MAX = 3600
 BAD_PING = "L'avviso è un numero di secondi da 0 a 3600, oppure «off» per non avvisare mai."
+DELETE_TRIES = 8
+"""How often a call's deletion is tried while Discord fails (0.5 s doubling to 30 s: about a minute)."""
 POSTED_WAIT = 3.0
 """A call waits at most 3 s for its hand's table message to be posted, then goes anyway."""
 
@@ -230,16 +232,24 @@ class TurnCalls:
             self._spawn(self._delete(channel_id, message_id), f"turn-call-sweep-{channel_id}")
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
-        """Take the call away, then forget it; a call Discord failed to delete stays noted, so that
-        the next start tries again."""
+        """Take the call away, then forget it. Discord failing (a 5xx, a dropped connection, 429s
+        past discord.py's retries) is tried again with the renderer's backoff, up to `DELETE_TRIES`
+        times; a call still there (or refused: a missing permission) stays noted, so that the next
+        start tries again."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        try:
-            await message.delete()
-        except discord.NotFound:
-            pass  # someone deleted it already
-        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
-            log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)
-            return
+        pause = self.bot.sessions.retry_first
+        for attempt in range(1, DELETE_TRIES + 1):
+            try:
+                await message.delete()
+                break
+            except discord.NotFound:
+                break  # someone deleted it already
+            except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
+                if not discord_failed(exc) or attempt == DELETE_TRIES:
+                    log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self.bot.sessions.retry_max)
         try:
             await self.bot.storage.forget_turn_call(channel_id, message_id)
         except STORAGE_FAILURES as exc:

@@ -215,9 +215,10 @@ class Tavolo(
         channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.locked(channel_id) as live:
             _check_may_close(interaction, live)
+            session = self.bot.sessions.of(live)
+            await session.seal_drawn()  # its last message ends on the last hand's result, whatever happened
             payouts = await self.bot.tables.close(live)
             # The last table message must not offer "Prossima mano" for a table that is gone.
-            session = self.bot.sessions.of(live)
             session.retire(live.message_id)
             self.bot.sessions.forget(session)
         try:

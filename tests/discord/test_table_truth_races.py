@@ -1,0 +1,129 @@
+"""The channel shows the truth when Discord is slow or failing and the game moves on meanwhile: a turn
+call's deletion is retried, a closing ends the last message on its result, a slow re-post does not
+take the next hand's place, and a slow showdown picture still reaches its hand's message."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tests.discord.gioco_support import HEADS_UP_TEXAS, heads_up, texas_heads_up
+from tests.discord.test_table_truth import EDIT, fast_retries
+from tests.discord.test_turn_calls import called
+
+DELETE = ("DELETE", "/channels/{channel_id}/messages/{message_id}")
+
+
+async def test_a_turn_call_whose_delete_fails_is_deleted_on_a_retry(harness: Any) -> None:
+    """A 503 on the DELETE of a turn call (discord.py does not retry a 503): tried again with the
+    renderer's backoff, so the call does not stay pinging a player whose turn has passed."""
+    fast_retries(harness)
+    game, first, second = await texas_heads_up(harness, "0")
+    call = await called(harness, first)
+    harness.fake.fail_next(503, times=1, method="DELETE", route=DELETE[1])
+    await game.say(first, "vedo")
+    await harness.fake.wait_for(lambda: call.deleted, "the call to be deleted on a retry")
+    await harness.settle()
+    assert game.table.to_act == second.id
+    deletes = [status for method, path, status in harness.fake.rest_log if method == "DELETE"]
+    assert deletes == [503, 204], deletes
+    game.finish()
+
+
+async def test_closing_while_an_edit_is_retried_ends_the_last_message_on_its_result(
+    harness: Any,
+) -> None:
+    """The hand ends while Discord answers the renderer's edits with 503; the creator closes the
+    table at once. The edit that takes the buttons off carries the hand's last state: the closed
+    table's message shows its end, not a turn and a countdown."""
+    game, alice, bob = await heads_up(harness)
+    message = game.message
+    assert f"Tocca a <@{bob.id}>" in message.content
+    harness.fake.fail_next(503, times=2, method="PATCH", route=EDIT[1])
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")  # nobody opens: the hand is over
+    assert not game.table.hand_running
+    closed = await harness.slash(alice, "tavolo chiudi")
+    assert not closed.ephemeral, closed.content
+    await asyncio.sleep(2.0)  # the retries (0.5 s, then 1 s) are over
+    await harness.settle()
+    assert not message.components, "the closed table's message lost its buttons"
+    assert f"<@{alice.id}> passa" in message.text(), f"the last action is missing:\n{message.text()}"
+    assert f"Tocca a <@{bob.id}>" not in message.content, f"a finished hand shown running:\n{message.content}"
+    game.finish()
+
+
+POST = ("POST", "/channels/{channel_id}/messages")
+
+
+async def test_a_repost_that_lands_after_the_next_deal_does_not_take_its_place(
+    harness: Any,
+) -> None:
+    """The finished hand's message was deleted; a change makes the renderer post it again, slowly
+    (429s on the channel). Meanwhile the next hand is dealt and its message posted as the dealer's
+    answer. The slow repost, landing after, shows the older hand: it loses its buttons and the
+    dealer's answer stays the table message."""
+    game, alice, bob = await heads_up(harness)
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    assert not game.table.hand_running
+    await harness.settle()
+    first = game.message
+    harness.fake.fail_next(429, times=2, method="POST", route=POST[1], channel="poker", retry_after=1.0)
+    await harness.fake.delete_message(first)
+    carol = harness.user("carol")
+    sat = await harness.slash(carol, "tavolo siedi", buyin=200)  # a change: the renderer reposts
+    assert not sat.ephemeral, sat.content
+    dealt = await game.start(alice)  # while the repost waits out the 429s
+    hand = game.table.hand_number
+    assert dealt.record.original_id is not None
+    await asyncio.sleep(2.5)  # the repost has landed
+    await harness.fake.wait_for(lambda: game.session.up_to_date, "the renderer to be done", timeout=20)
+    await harness.settle()
+    with_buttons = [
+        m.id for m in harness.messages("poker") if any(c.get("label") == "Passo" for c in m.components)
+    ]
+    shown = game.message.content.splitlines()[0]
+    assert shown.startswith(f"**Mano n. {hand}**"), (
+        f"the renderer is done, yet the table message {game.live.message_id} shows {shown!r}; "
+        f"the dealer's answer is {dealt.record.original_id}; messages offering Passo: {with_buttons}"
+    )
+    game.finish()
+
+
+async def test_a_slow_showdown_picture_still_reaches_its_hands_message(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The showdown picture is drawn in a thread after the hand. A deal that comes while it is still
+    being drawn (a busy machine, the thread pool taken by the computers' decisions) waits for it
+    (bounded), so the finished hand's message ends on the showdown, not on the river board."""
+    import threading
+    import time
+
+    from bot import card_pictures
+    from bot.card_pictures import SHOWDOWN_FILE
+    from bot.pictures import showdown_png
+    from tests.discord.test_pictures_in_play import checked_down_to_the_showdown
+
+    drawing = threading.Event()
+
+    def slow(*args: Any) -> bytes:
+        drawing.set()
+        time.sleep(0.5)  # a loaded machine: still within what a deal waits for it
+        return showdown_png(*args)
+
+    monkeypatch.setattr(card_pictures, "showdown_png", slow)
+    game, _users = await checked_down_to_the_showdown(harness)
+    last = game.message
+    await harness.fake.wait_for(drawing.is_set, "the drawing to start")
+    alice = harness.user("alice")
+    await game.start(alice, HEADS_UP_TEXAS)
+    await asyncio.sleep(0.5)
+    await harness.settle()
+    assert last.id != game.message.id
+    assert not last.components
+    files = [a.filename for a in last.attachments]
+    assert SHOWDOWN_FILE in files, f"the finished hand's message holds {files}, not its showdown picture"
+    game.finish()
