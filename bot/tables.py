@@ -20,6 +20,7 @@ engine and the ledger in step:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -31,7 +32,7 @@ from typing import Any, Protocol
 from bot.errors import UserError
 from bot.fair_deck import FairDeck, deal_fairly, with_fairness
 from bot.hand_summary import summarize
-from bot.storage import MAX_CHIPS, Storage, StorageError, TableRow
+from bot.storage import MAX_CHIPS, STORAGE_FAILURES, Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
@@ -98,6 +99,8 @@ class LiveTable:
     """Leavers of the running hand whose released stack the ledger already moved to their balance."""
     cancelled_hand: int | None = None
     """After a restart: the number of the hand the restart cancelled (its message must say so)."""
+    unsettled: bool = False
+    """The hand's end (or a leaver's payout after it) is not in the ledger yet: the database failed."""
     message_id: int | None = None
     """The public table message of the current (or last) hand, as stored in the ledger; only the
     table's session (bot/session.py) changes it."""
@@ -284,6 +287,10 @@ class TableRegistry:
                     log.warning("Shutdown: channel %s is still busy; closing anyway", channel_id)
                     continue
                 held.append(lock)
+            for live in self._tables.values():
+                if live.unsettled:  # a hand the players saw end is written, not cancelled, if it can be
+                    with contextlib.suppress(*STORAGE_FAILURES):
+                        await self._settle(live)
             running = [live.id for live in self._tables.values() if live.hand_id is not None]
             if running:
                 cancelled = await self._storage.recover(**self._shards)
@@ -327,6 +334,7 @@ class TableRegistry:
         """
         _check_locked(live)
         self.check_seat(live, player_id)
+        await self._settle(live)
         # The ledger holds no stack above MAX_CHIPS: a table whose chips could make one would refuse
         # to write its hand's end after the engine had played it.
         view = live.view()
@@ -379,6 +387,7 @@ class TableRegistry:
         """
         _check_locked(live)
         check_cash(live)
+        await self._settle(live)
         if not live.table.hand_running:
             before = live.table.to_dict()
             events = live.table.leave(player_id)
@@ -411,6 +420,7 @@ class TableRegistry:
         check_cash(live)
         if live.table.hand_running:
             raise UserError(CLOSE_DURING_HAND)
+        await self._settle(live)
         before = live.table.to_dict()
         payouts = live.table.close()
         try:
@@ -429,6 +439,7 @@ class TableRegistry:
         check_cash(live)
         if live.table.hand_running:
             raise UserError("La mano è già in corso.")
+        await self._settle(live)
         queued = self._decks.get(live.channel_id)
         if deck is None and queued:
             deck = queued[0]
@@ -449,7 +460,7 @@ class TableRegistry:
             live.fair = None
             raise
         if not live.table.hand_running:
-            await self._finish_hand(live, events)
+            await self._finish_hand(live)
         return events
 
     async def apply(self, live: LiveTable, step: Callable[[], list[Event]]) -> list[Event]:
@@ -460,6 +471,7 @@ class TableRegistry:
         the new state is stored, or the engine is put back as it was.
         """
         _check_locked(live)
+        await self._settle(live)
         between_hands = live.tournament is None and live.hand_id is None and not live.table.hand_running
         before = live.table.to_dict() if between_hands else None
         events = step()
@@ -480,7 +492,7 @@ class TableRegistry:
                 live.dealt = frozenset()
                 await live.tournament.hand_ended(live)
         elif live.hand_id is not None and not live.table.hand_running:
-            await self._finish_hand(live, events)
+            await self._finish_hand(live)
         return events
 
     async def act(self, live: LiveTable, action: Action) -> list[Event]:
@@ -489,26 +501,38 @@ class TableRegistry:
     async def timeout(self, live: LiveTable) -> list[Event]:
         return await self.apply(live, live.table.timeout)
 
-    async def _finish_hand(self, live: LiveTable, events: Sequence[Event]) -> None:
-        assert live.hand_id is not None
+    async def _finish_hand(self, live: LiveTable) -> None:
+        """Write the end of the hand the engine just ended, then pay out who it let go.
+
+        If the database fails on the way (locked past its timeout, down), the table is left
+        `unsettled` and the next change at the table (`_settle`) writes what is missing first: the
+        players saw the hand end, so it must not wait for a restart, which would cancel it."""
+        live.unsettled = True
         stacks, pot = _chips(live.table)
         # Players the engine let go during or at the end of the hand (they left, or busted) still
         # have a seat in the ledger: report what the engine released to them, then pay it out.
         ledger_seats = (await self._storage.table(live.id)).seats
         gone = sorted(ledger_seats.keys() - stacks.keys())
-        for player_id in gone:
-            stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
         state = live.table.to_dict()
-        players = summarize(live.hand_events, live.options)
-        record = with_fairness(live.table.hand_record(), live.fair)
-        await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, record, players)
-        live.hand_id = None
-        live.hand_events = []
+        if live.hand_id is not None:
+            for player_id in gone:
+                stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)
+            players = summarize(live.hand_events, live.options)
+            record = with_fairness(live.table.hand_record(), live.fair)
+            await self._storage.finish_hand(live.id, live.hand_id, stacks, pot, state, record, players)
+            live.hand_id = None
+            live.hand_events = []
         for player_id in gone:
             await self._storage.cash_out(live.id, player_id, state)
         live.released.clear()
         live.paid.clear()
         live.dealt = frozenset()
+        live.unsettled = False
+
+    async def _settle(self, live: LiveTable) -> None:
+        """Before any change at a cash table: a hand's end the database missed is written now."""
+        if live.unsettled and live.tournament is None and not live.table.hand_running:
+            await self._finish_hand(live)
 
 
 def _released(events: Sequence[Event]) -> dict[int, int]:

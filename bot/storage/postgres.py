@@ -24,6 +24,8 @@ unlocked before it goes back, `close`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import re
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
@@ -37,6 +39,8 @@ from bot.storage.db import Migration, load_migrations, pending
 from bot.storage.errors import DatabaseBusy, DatabaseUnreachable, ShardBusy
 from bot.storage.sql import Backend, Body, Conn, Row, Statement
 
+log = logging.getLogger(__name__)
+
 __all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
 
 # Advisory lock keys, fixed for this application: one for migrations (a transaction lock, so two
@@ -48,6 +52,8 @@ SHARD_COUNT_LOCK = 7_486_003
 SHARD_START_LOCK = 7_486_004
 POOL_MIN = 1
 POOL_MAX = 8
+HEARTBEAT = 20.0
+"""Seconds between two checks that the shard locks are still this process's (`shards_held`)."""
 SESSION_SETTINGS: dict[str, str] = {
     "tcp_keepalives_idle": "30",
     "tcp_keepalives_interval": "10",
@@ -186,6 +192,9 @@ class PostgresBackend(Backend):
         self.schema_version = schema_version
         self.shards_lost = asyncio.Event()
         self._shard_conn: asyncpg.pool.PoolConnectionProxy | None = None
+        self._shard_pid: int | None = None  # the server process holding the locks
+        self._held: tuple[int, ...] = ()
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str) -> PostgresBackend:
@@ -258,6 +267,7 @@ class PostgresBackend(Backend):
         if self._shard_conn is None:
             self._shard_conn = await self.pool.acquire()
             self._shard_conn.add_termination_listener(self._lost)
+            self._shard_pid = self._shard_conn.get_server_pid()
         conn = self._shard_conn
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", SHARD_START_LOCK)
@@ -287,6 +297,37 @@ class PostgresBackend(Backend):
                         f"Lo shard {shard} di {shard_count} è già gestito da un altro processo del bot."
                     )
                 taken.append(shard)
+        self._held = tuple(sorted(set(self._held) | set(shard_ids)))
+        if self._heartbeat is None:
+            self._heartbeat = asyncio.get_running_loop().create_task(self._beat(), name="shard-heartbeat")
+
+    async def shards_held(self) -> bool:
+        if self.shards_lost.is_set():
+            return False
+        if not self._held or self._shard_pid is None:
+            return True
+        async with self.pool.acquire() as conn:  # not the locks' own connection: it may be cut
+            held = await conn.fetchval(
+                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = $1"
+                " AND classid = $2 AND objsubid = 2 AND objid::bigint = ANY($3::bigint[])",
+                self._shard_pid,
+                SHARD_LOCK,
+                list(self._held),
+            )
+        if int(held) < len(self._held):
+            self.shards_lost.set()
+            return False
+        return True
+
+    async def _beat(self) -> None:
+        """Ask the database every `HEARTBEAT` seconds whether the shards are still held: a session
+        the server ended while the network lost its goodbye never reaches the termination listener."""
+        while not self.shards_lost.is_set():
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self.shards_held()
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                log.warning("Could not check the shard locks: %r", exc)  # the next beat tries again
 
     def _lost(self, conn: object) -> None:
         """The shard locks' connection ended while it was ours: another process may take the shards."""
@@ -294,14 +335,23 @@ class PostgresBackend(Backend):
             self.shards_lost.set()
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
+            self._heartbeat = None
         conn, self._shard_conn = self._shard_conn, None
+        if conn is not None and self.shards_lost.is_set():
+            # The locks are gone and their connection may be cut without a word: nothing to release.
+            self.pool.terminate()
+            return
         if conn is not None:
             try:
                 conn.remove_termination_listener(self._lost)
                 # Back to the pool without its shard locks (the pool's reset sends nothing).
                 await conn.execute("SELECT pg_advisory_unlock_all()")
                 await self.pool.release(conn)
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError):
                 # The connection died already, and its locks with it; do not wait for it.
                 self.pool.terminate()
                 return

@@ -111,6 +111,12 @@ class Backend(ABC):
         """Keep every other bot process off this database while this one runs (SQLite only: on
         PostgreSQL processes share the database and `hold_shards` splits it)."""
 
+    async def shards_held(self) -> bool:
+        """Whether the shards held are still this process's, asked of the database itself (not of
+        the connection holding them, which a network may cut silently); sets `shards_lost` if not.
+        True where nothing is held."""
+        return True
+
     shards_lost: asyncio.Event | None = None
     """Set when the shards held stopped being held while the process runs (PostgreSQL: the
     connection holding their locks ended); None where nothing is held across processes."""

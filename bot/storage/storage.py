@@ -318,6 +318,7 @@ class Storage:
     ) -> int:
         """Open a table in a channel (one open table per channel); return its id."""
         options_json, state_json = _dump(options), _dump(state)
+        owner = await self._new_owner()
         return await self._run(
             partial(
                 tables.create_table,
@@ -327,7 +328,7 @@ class Storage:
                 variant=variant,
                 options_json=options_json,
                 state_json=state_json,
-                owner=self._new_owner(),
+                owner=owner,
                 now=self._now(),
             )
         )
@@ -527,12 +528,12 @@ class Storage:
         running bot (backups, `check`) do not."""
         await self._backend.hold_database()
 
-    def _new_owner(self) -> str | None:
+    async def _new_owner(self) -> str | None:
         """The owner a new table or tournament is stamped with. Refused (`TableNotOwned`) once this
         process lost its shards: another may own them now, and would never claim a table made after
-        its claim, so the table would belong to nobody until a restart."""
-        lost = self.shards_lost
-        if lost is not None and lost.is_set():
+        its claim, so the table would belong to nobody until a restart. Asked of the database at each
+        creation (rare), since a network can cut the locks' connection without a word."""
+        if not await self._backend.shards_held():
             raise TableNotOwned(NOT_OWNED)
         return self._owner
 
@@ -619,6 +620,7 @@ class Storage:
         state: Mapping[str, Any],
     ) -> tournaments.TournamentRow:
         """Announce a tournament in a channel (no open table or tournament there) with an empty pool."""
+        owner = await self._new_owner()
         return await self._run(
             partial(
                 tournaments.create,
@@ -628,7 +630,7 @@ class Storage:
                 variant=variant,
                 config_json=_dump(config),
                 state_json=_dump(state),
-                owner=self._new_owner(),
+                owner=owner,
                 now=self._now(),
             )
         )

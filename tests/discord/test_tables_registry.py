@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -420,3 +422,66 @@ async def test_shutdown_does_not_wait_forever_for_a_stuck_command(
     stuck.cancel()
     with pytest.raises(asyncio.CancelledError):
         await stuck
+
+
+async def test_a_hand_end_the_database_missed_is_written_by_the_next_change(
+    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails (locked past its timeout, down) just as a hand ends: the engine has ended
+    it and the players saw the result. The next change at the table writes it first, so the table
+    goes on without a restart, which would cancel a hand everybody saw end."""
+    await open_table(registry, Variant.TEXAS)
+    await seat(registry, {ALICE: 500, BOB: 500})
+    finish = storage.finish_hand
+    calls: list[int] = []
+
+    async def locked_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await finish(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "finish_hand", locked_once)
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)
+        to_act = live.table.to_act
+        assert to_act is not None
+        with pytest.raises(sqlite3.OperationalError):
+            await registry.act(live, Action(to_act, ActionKind.PASSO))
+        assert not live.table.hand_running and live.unsettled
+        seen = live.table.seats()
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)  # writes the last hand's end, then deals
+        assert live.table.hand_running and not live.unsettled
+    assert len(calls) == 2
+    stacks, _ = await seats_in_ledger(storage)
+    assert stacks == seen, "the ledger has the result the players saw"
+    assert await storage.check() == []
+
+
+async def test_a_hand_end_still_unwritten_at_shutdown_is_written_not_cancelled(
+    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await open_table(registry, Variant.TEXAS)
+    await seat(registry, {ALICE: 500, BOB: 500})
+    finish = storage.finish_hand
+    failed: list[int] = []
+
+    async def locked_once(*args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(1)
+            raise sqlite3.OperationalError("database is locked")
+        return await finish(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "finish_hand", locked_once)
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)
+        to_act = live.table.to_act
+        assert to_act is not None
+        with pytest.raises(sqlite3.OperationalError):
+            await registry.act(live, Action(to_act, ActionKind.PASSO))
+        seen = live.table.seats()
+    await registry.shutdown()
+    stacks, _ = await seats_in_ledger(storage)
+    assert stacks == seen and await storage.recover() == []
+    assert await storage.check() == []

@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -233,6 +234,65 @@ async def test_a_process_that_lost_its_shards_creates_no_table_nobody_could_own(
     finally:
         await first.close()
         await second.close()
+
+
+async def _cut_silently(store: Storage, db: Database) -> Any:
+    """The network drops the connection holding ``store``'s shard locks: the server ends the session
+    (its probes go unanswered, or an operator's pg_terminate_backend), and its goodbye never reaches
+    the bot, so asyncpg's termination listener never fires. Returns the connection to resume."""
+    from bot.storage.postgres import SHARD_LOCK
+
+    raw = store._backend._shard_conn._con  # type: ignore[attr-defined]
+    raw._transport.pause_reading()
+    assert await end_sessions_holding(db.target, SHARD_LOCK) == 1
+    return raw
+
+
+async def test_a_process_whose_lock_connection_was_cut_silently_creates_no_table(db: Database) -> None:
+    _postgres_only(db)
+    first, second = await Storage.open(db.target), await Storage.open(db.target)
+    raw = None
+    try:
+        await first.claim_tables([0], 2)
+        raw = await _cut_silently(first, db)
+        for _ in range(200):  # the server has ended the session: the shard is free
+            with contextlib.suppress(ShardBusy):
+                assert await second.claim_tables([0], 2) == []
+                break
+            await asyncio.sleep(0.05)
+        lost = first.shards_lost
+        assert lost is not None and not lost.is_set(), "the listener heard nothing"
+        with pytest.raises(TableNotOwned):  # asked of the database, not of the cut connection
+            await first.create_table(GUILD_ON_0, 7, ALICE, "texas", {}, state_of({}))
+        assert lost.is_set(), "the process is told, and stops"
+        table = await second.create_table(GUILD_ON_0, 7, BOB, "texas", {}, state_of({}))
+        await second.buy_in(table, BOB, 10)
+    finally:
+        if raw is not None:
+            raw._transport.resume_reading()
+        await asyncio.wait_for(first.close(), 10)
+        await second.close()
+
+
+async def test_a_heartbeat_notices_a_lock_connection_cut_silently(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _postgres_only(db)
+    from bot.storage import postgres
+
+    monkeypatch.setattr(postgres, "HEARTBEAT", 0.1)
+    store = await Storage.open(db.target)
+    raw = None
+    try:
+        await store.claim_tables([0], 2)
+        lost = store.shards_lost
+        assert lost is not None
+        raw = await _cut_silently(store, db)
+        await asyncio.wait_for(lost.wait(), 10)
+    finally:
+        if raw is not None:
+            raw._transport.resume_reading()
+        await asyncio.wait_for(store.close(), 10)
 
 
 async def test_closing_a_process_does_not_report_its_shards_lost(db: Database) -> None:
