@@ -293,8 +293,12 @@ class TableRegistry:
                         await self._settle(live)
             running = [live.id for live in self._tables.values() if live.hand_id is not None]
             if running:
-                cancelled = await self._storage.recover(**self._shards)
-                log.warning("Shutdown: cancelled the running hand of table(s) %s", cancelled)
+                try:
+                    cancelled = await self._storage.recover(**self._shards)
+                except STORAGE_FAILURES as exc:  # the database is down: the next start cancels them
+                    log.warning("Shutdown: hands of table(s) %s left to the next start: %s", running, exc)
+                else:
+                    log.warning("Shutdown: cancelled the running hand of table(s) %s", cancelled)
             self._tables.clear()
         finally:
             for lock in held:

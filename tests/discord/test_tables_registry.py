@@ -485,3 +485,22 @@ async def test_a_hand_end_still_unwritten_at_shutdown_is_written_not_cancelled(
     stacks, _ = await seats_in_ledger(storage)
     assert stacks == seen and await storage.recover() == []
     assert await storage.check() == []
+
+
+async def test_a_shutdown_with_the_database_down_leaves_the_running_hand_to_the_next_start(
+    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await open_table(registry, Variant.TEXAS)
+    await seat(registry, {ALICE: 500, BOB: 500})
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)
+    recover = storage.recover
+
+    async def down(**kwargs: Any) -> list[int]:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(storage, "recover", down)
+    await registry.shutdown()  # a warning, not an exception out of the bot's close
+    monkeypatch.setattr(storage, "recover", recover)
+    assert len(await storage.recover()) == 1, "the next start cancels it"
+    assert await storage.check() == []
