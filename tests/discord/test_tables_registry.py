@@ -424,12 +424,11 @@ async def test_shutdown_does_not_wait_forever_for_a_stuck_command(
         await stuck
 
 
-async def test_a_hand_end_the_database_missed_is_written_by_the_next_change(
+async def _hand_end_missed_once(
     registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The database fails (locked past its timeout, down) just as a hand ends: the engine has ended
-    it and the players saw the result. The next change at the table writes it first, so the table
-    goes on without a restart, which would cancel a hand everybody saw end."""
+) -> tuple[dict[int, int], list[int]]:
+    """A heads-up hand whose end the database misses once (a driver error on `finish_hand`): the
+    stacks the players saw, and the list of `finish_hand` calls (one per call)."""
     await open_table(registry, Variant.TEXAS)
     await seat(registry, {ALICE: 500, BOB: 500})
     finish = storage.finish_hand
@@ -449,7 +448,16 @@ async def test_a_hand_end_the_database_missed_is_written_by_the_next_change(
         with pytest.raises(sqlite3.OperationalError):
             await registry.act(live, Action(to_act, ActionKind.PASSO))
         assert not live.table.hand_running and live.unsettled
-        seen = live.table.seats()
+        return live.table.seats(), calls
+
+
+async def test_a_hand_end_the_database_missed_is_written_by_the_next_change(
+    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails (locked past its timeout, down) just as a hand ends: the engine has ended
+    it and the players saw the result. The next change at the table writes it first, so the table
+    goes on without a restart, which would cancel a hand everybody saw end."""
+    seen, calls = await _hand_end_missed_once(registry, storage, monkeypatch)
     async with registry.locked(POKER) as live:
         await registry.start_hand(live)  # writes the last hand's end, then deals
         assert live.table.hand_running and not live.unsettled
@@ -462,26 +470,9 @@ async def test_a_hand_end_the_database_missed_is_written_by_the_next_change(
 async def test_a_hand_end_still_unwritten_at_shutdown_is_written_not_cancelled(
     registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await open_table(registry, Variant.TEXAS)
-    await seat(registry, {ALICE: 500, BOB: 500})
-    finish = storage.finish_hand
-    failed: list[int] = []
-
-    async def locked_once(*args: Any, **kwargs: Any) -> Any:
-        if not failed:
-            failed.append(1)
-            raise sqlite3.OperationalError("database is locked")
-        return await finish(*args, **kwargs)
-
-    monkeypatch.setattr(storage, "finish_hand", locked_once)
-    async with registry.locked(POKER) as live:
-        await registry.start_hand(live)
-        to_act = live.table.to_act
-        assert to_act is not None
-        with pytest.raises(sqlite3.OperationalError):
-            await registry.act(live, Action(to_act, ActionKind.PASSO))
-        seen = live.table.seats()
+    seen, calls = await _hand_end_missed_once(registry, storage, monkeypatch)
     await registry.shutdown()
+    assert len(calls) == 2
     stacks, _ = await seats_in_ledger(storage)
     assert stacks == seen and await storage.recover() == []
     assert await storage.check() == []
