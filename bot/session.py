@@ -141,6 +141,9 @@ class TableSession:
         self.decisions = 0
         """Decisions taken in the current hand (actions, timeouts): the turn a word's button, modal
         or menu is bound to (bot/views.py), so that one drawn before the game moved on acts on nothing."""
+        self.hand_title: str | None = None
+        """A tournament's title (its level) when the current hand was dealt: the title its message
+        keeps, though the boundary may raise the level before the last edit."""
         self.closed = False
         self._hands: dict[int, tuple[Card, ...]] = {}  # private: each player's whole hand, for his DMs
         self._hand_events: list[Event] = []
@@ -168,6 +171,7 @@ class TableSession:
         dms: list[DM] = []
         for event in events:
             if isinstance(event, HandStarted):
+                self.hand_title = None if live.tournament is None else live.tournament.title()
                 self.decisions = 0
                 self.log, self.results, self.board, self._hand_events = [], [], [], []
                 self.dm_failed = set()
@@ -262,12 +266,12 @@ class TableSession:
             deadline=deadline,
             dm_failed=self.dm_failed if view.hand_running else (),
             results=() if view.hand_running else self.results,
-            next_hand=None if live.tournament is None else TOURNAMENT_NEXT[view.can_start],
+            next_hand=None if live.tournament is None else TOURNAMENT_NEXT[live.tournament.goes_on()],
         )
         self.picture.decorate(embed)  # the image is uploaded by the send or edit (`_files`)
         add_to_embed(embed, live.fair, live.options, ended=not view.hand_running)  # bot/fair_deck.py
         if live.tournament is not None:
-            embed.title = live.tournament.title()
+            embed.title = self.hand_title or live.tournament.title()  # the level the hand was played at
         legal = live.table.legal_actions() if view.hand_running else ()
         return {
             "content": render.table_content(self.log, view, deadline) or None,

@@ -74,6 +74,12 @@ class TournamentHook(Protocol):
     def title(self) -> str:
         """The table message's title: the tournament and its level."""
 
+    def goes_on(self) -> bool:
+        """Whether more hands will be dealt (the tournament is being played)."""
+
+    async def between_hands(self, live: LiveTable) -> None:
+        """The table changed between hands (an away player back): the tournament stores it."""
+
     def come_back(self, live: LiveTable, player: int) -> list[Event]:
         """An away player is back (Rientro, /tavolo rientra): the tournament and the table in step."""
 
@@ -495,6 +501,8 @@ class TableRegistry:
             if live.dealt and not live.table.hand_running:
                 live.dealt = frozenset()
                 await live.tournament.hand_ended(live)
+            elif not live.table.hand_running and events:
+                await live.tournament.between_hands(live)  # a restart before the next deal keeps it
         elif live.hand_id is not None and not live.table.hand_running:
             await self._finish_hand(live)
         return events

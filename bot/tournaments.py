@@ -127,6 +127,12 @@ class LiveTournament:
     def title(self) -> str:
         return tournament_text.table_title(self.tournament)
 
+    def goes_on(self) -> bool:
+        return self.tournament.phase is Phase.IN_CORSO
+
+    async def between_hands(self, live: LiveTable) -> None:
+        await self.owner._save(self, self.state(), None)
+
     def come_back(self, live: LiveTable, player: int) -> list[Event]:
         # The engine keeps the away mark and the seat in step: a hand over at the deal leaves an
         # away player's seat playing, so the seat alone cannot tell who came back.
@@ -329,35 +335,40 @@ class Tournaments:
             await self._save(run, run.state(running=True), TournamentHand(table.hand_number))
         else:  # everyone all-in from the forced bets: over at once, stored at its boundary below
             live.dealt = frozenset()
-            # No turn, so no table message: the channel reads the result here.
+            # No turn, so no table message: the channel reads the result here, once it is stored (a
+            # restart between the two would deal the hand again, under the same number).
             session.told_in_a_line()
             lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
             if fair is not None:  # no table message showed its impronta: the line publishes both
                 lines += ["Mazzo verificabile:", *revealed_lines(fair, live.options)]
-            await self._send(run, content="\n".join(lines)[:2000])
-            await self.hand_ended(run, live)
+            await self.hand_ended(run, live, told="\n".join(lines)[:2000])
         return dms
 
-    async def hand_ended(self, run: LiveTournament, live: LiveTable) -> None:
-        """The hand boundary (under the lock): the stacks to the tournament, the state stored."""
+    async def hand_ended(self, run: LiveTournament, live: LiveTable, told: str | None = None) -> None:
+        """The hand boundary (under the lock): the stacks to the tournament, the state stored; then
+        ``told`` (a hand over at its deal, told in a line) is posted, before what follows it."""
         t = run.tournament
         hand = TournamentHand(live.table.hand_number, with_fairness(live.table.hand_record(), live.fair))
         events = close_hand(live.table, t, now=time.monotonic())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
             await self._save(run, run.state(), hand)
+            if told is not None:
+                await self._send(run, content=told)
             self._spawn(run, self._after_hand(run, events))
             return
         self.bot.sessions.timers.cancel(run.channel_id)
-        self._spawn(run, self._finish(run, events, hand))
+        self._spawn(run, self._finish(run, events, hand, told))
 
-    async def _save(self, run: LiveTournament, state: dict[str, Any], hand: TournamentHand) -> None:
-        """The state at a deal or a boundary, with its hand's note (and the notes a failed write left)."""
-        hands = [*run.unsaved_hands, hand]
+    async def _save(self, run: LiveTournament, state: dict[str, Any], hand: TournamentHand | None) -> None:
+        """The state at a deal or a boundary, with its hand's note (and the notes a failed write left);
+        between hands (``hand`` None) the state alone."""
+        hands = [*run.unsaved_hands, *([] if hand is None else [hand])]
         try:
             await self.bot.storage.save_tournament(run.id, state, hands)
         except STORAGE_FAILURES as exc:
-            log.warning("Tournament %s: hand %s was not stored: %s", run.id, hand.number, exc)
+            what = "its state between hands" if hand is None else f"hand {hand.number}"
+            log.warning("Tournament %s: %s was not stored: %s", run.id, what, exc)
             run.unsaved_hands = [h for h in hands if h.record is not None]
             return
         run.unsaved_hands = []
@@ -382,9 +393,16 @@ class Tournaments:
         except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.warning("Tournament %s: a message to its channel failed: %r", run.id, exc)
 
-    async def _finish(self, run: LiveTournament, events: list[TournamentEvent], hand: TournamentHand) -> None:
+    async def _finish(
+        self,
+        run: LiveTournament,
+        events: list[TournamentEvent],
+        hand: TournamentHand,
+        told: str | None = None,
+    ) -> None:
         """Store the last boundary and hand with every prize (retried until the database takes it, unless the
-        prizes do not match the pool), then post the standings and let the channel go."""
+        prizes do not match the pool), then post the last hand's line (``told``), the standings, and let
+        the channel go."""
         t = run.tournament
         finishes = t.finishes()
         prizes = {p: prize for p, (_, prize) in finishes.items()}
@@ -407,6 +425,8 @@ class Tournaments:
             except STORAGE_FAILURES as exc:  # a refusal or a driver error: finishing twice pays once
                 log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
                 await asyncio.sleep(PAYOUT_RETRY)
+        if told is not None:
+            await self._send(run, content=told)
         await self._announce(run, [e for e in events if not isinstance(e, LevelUp)])
         await self._standings(run)
 

@@ -305,6 +305,11 @@ async def cancel(
     """Call the tournament off: every buy-in back, the pool emptied and closed."""
     t = await _locked(conn, tournament_id, token, *LIVE)
     await _pay_out(conn, t, refunds, "refund", now, whole=True)
+    # A hand a restart interrupted is noted 'cancelled' by the next hand's note: there is none now.
+    await conn.execute(
+        "UPDATE tournament_hands SET status = 'cancelled' WHERE tournament_id = ? AND status = 'running'",
+        (tournament_id,),
+    )
     await conn.execute(
         "UPDATE tournaments SET status = 'annullato', state = ?, finished_at = ?, announced = 1 WHERE id = ?",
         (state_json, now, tournament_id),
