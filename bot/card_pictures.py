@@ -20,7 +20,6 @@ from the public `HandShown` events only.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Callable, Iterable, Sequence
@@ -98,8 +97,8 @@ class TablePicture:
         done would throw it away, and the last hand's message would never show it."""
         task = self._drawing
         if task is not None and not task.done():
-            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(task), timeout)
+            # Done, failed (logged by `_log_failure`: the picture is only lost) or too slow: go on.
+            await asyncio.wait({task}, timeout=timeout)
 
     def new_hand(self) -> None:
         """A hand begins on a new message: no picture until the flop."""

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from bot.errors import UserError
 from bot.fair_deck import FairDeck, deal_fairly, with_fairness
 from bot.hand_summary import summarize
-from bot.storage import MAX_CHIPS, STORAGE_FAILURES, Storage, StorageError, TableRow
+from bot.storage import MAX_CHIPS, STORAGE_FAILURES, HandNotRunning, Storage, StorageError, TableRow
 from bot.table_settings import BOT_KEY, TableSettings, split_stored_options
 from engine.actions import Action
 from engine.cards import Card
@@ -519,13 +519,20 @@ class TableRegistry:
         If the database fails on the way (locked past its timeout, down), the table is left
         `unsettled` and the next change at the table (`_settle`) writes what is missing first: the
         players saw the hand end, so it must not wait for a restart, which would cancel it."""
-        live.unsettled = True
+        retrying, live.unsettled = live.unsettled, True
         stacks, pot = _chips(live.table)
         # Players the engine let go during or at the end of the hand (they left, or busted) still
         # have a seat in the ledger: report what the engine released to them, then pay it out.
-        ledger_seats = (await self._storage.table(live.id)).seats
+        row = await self._storage.table(live.id)
+        ledger_seats = row.seats
         gone = sorted(ledger_seats.keys() - stacks.keys())
         state = live.table.to_dict()
+        if retrying and live.hand_id is not None and row.running_hand_id != live.hand_id:
+            if any(ledger_seats.get(p) != s for p, s in stacks.items()):
+                raise HandNotRunning("Questa mano non è più in corso: è già finita o è stata annullata.")
+            # The first try was committed and only its answer lost: the ledger has this very end.
+            live.hand_id = None
+            live.hand_events = []
         if live.hand_id is not None:
             for player_id in gone:
                 stacks[player_id] = 0 if player_id in live.paid else live.released.get(player_id, 0)

@@ -43,6 +43,7 @@ from bot import computers, render, tournament_text
 from bot.errors import NETWORK_ERRORS, UserError
 from bot.fair_deck import deal_fairly, revealed_lines, with_fairness
 from bot.pictures import StandingRow, standings_png
+from bot.session import SHOWDOWN_WAIT
 from bot.storage import STORAGE_FAILURES, LedgerMismatch, TournamentHand
 from bot.storage.tournaments import TournamentRow
 from bot.table_settings import TableSettings
@@ -414,7 +415,9 @@ class Tournaments:
                         run.id, prizes, run.state(), [*run.unsaved_hands, hand], places
                     )
                     if run.live is not None:
-                        await self.bot.sessions.of(run.live).flush(2.0)  # the last hand's result shown
+                        session = self.bot.sessions.of(run.live)
+                        await session.picture.drawn(SHOWDOWN_WAIT)  # its showdown picture, if any
+                        await session.flush(2.0)  # the last hand's result shown
                         self._let_go(run.live)
                 break
             except UserError:

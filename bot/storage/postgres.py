@@ -306,7 +306,7 @@ class PostgresBackend(Backend):
             return False
         if not self._held or self._shard_pid is None:
             return True
-        async with self.pool.acquire() as conn:  # not the locks' own connection: it may be cut
+        async with self._connection() as conn:  # not the locks' own connection: it may be cut
             held = await conn.fetchval(
                 "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = $1"
                 " AND classid = $2 AND objsubid = 2 AND objid::bigint = ANY($3::bigint[])",
@@ -326,7 +326,7 @@ class PostgresBackend(Backend):
             await asyncio.sleep(HEARTBEAT)
             try:
                 await self.shards_held()
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            except (DatabaseUnreachable, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
                 log.warning("Could not check the shard locks: %r", exc)  # the next beat tries again
 
     def _lost(self, conn: object) -> None:

@@ -127,3 +127,40 @@ async def test_a_slow_showdown_picture_still_reaches_its_hands_message(
     files = [a.filename for a in last.attachments]
     assert SHOWDOWN_FILE in files, f"the finished hand's message holds {files}, not its showdown picture"
     game.finish()
+
+
+async def test_a_showdown_picture_that_fails_while_a_deal_waits_for_it_does_not_refuse_the_deal(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The picture is a nicety: one that fails while a deal waits for it costs the picture (logged
+    where it failed), never the next hand."""
+    import threading
+    import time
+
+    from bot import card_pictures
+    from fakediscord import ErrorWatch
+    from tests.discord.test_pictures_in_play import checked_down_to_the_showdown
+
+    drawing = threading.Event()
+
+    def broken(*args: Any) -> bytes:
+        drawing.set()
+        time.sleep(0.3)  # still drawing when the next deal comes
+        raise RuntimeError("the picture could not be drawn")
+
+    monkeypatch.setattr(card_pictures, "showdown_png", broken)
+    game, _users = await checked_down_to_the_showdown(harness)
+    await harness.fake.wait_for(drawing.is_set, "the drawing to start")
+    alice = harness.user("alice")
+    watch = ErrorWatch.on(harness.fake)
+    with watch.expecting() as logged:
+        harness.bot.tables.queue_deck(harness.channel("poker").id, HEADS_UP_TEXAS)
+        reply = await harness.slash(alice, "tavolo inizia")
+        await harness.fake.wait_for(
+            lambda: any("showdown picture" in r.getMessage() for r in watch.records), "the drawing to fail"
+        )
+        await harness.settle()
+    errors = [r.getMessage() for r in logged]
+    assert not reply.ephemeral, f"the deal was refused: {reply.content!r}; errors logged: {errors}"
+    assert game.table.hand_running
+    assert errors == ["A showdown picture could not be drawn"], errors

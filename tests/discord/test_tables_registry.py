@@ -495,3 +495,35 @@ async def test_a_shutdown_with_the_database_down_leaves_the_running_hand_to_the_
     monkeypatch.setattr(storage, "recover", recover)
     assert len(await storage.recover()) == 1, "the next start cancels it"
     assert await storage.check() == []
+
+
+async def test_a_hand_end_committed_but_unanswered_does_not_wedge_the_table(
+    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand's end whose commit reached the database but whose answer did not (a connection cut
+    right after COMMIT): the retry finds the ledger with that very end, and the table goes on."""
+    await open_table(registry, Variant.TEXAS)
+    await seat(registry, {ALICE: 500, BOB: 500})
+    finish = storage.finish_hand
+    calls: list[int] = []
+
+    async def committed_then_cut(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        await finish(*args, **kwargs)  # the transaction commits...
+        if len(calls) == 1:  # ...and the answer is lost on the way back
+            raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(storage, "finish_hand", committed_then_cut)
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)
+        to_act = live.table.to_act
+        assert to_act is not None
+        with pytest.raises(sqlite3.OperationalError):
+            await registry.act(live, Action(to_act, ActionKind.PASSO))
+        seen = live.table.seats()
+    stacks, _ = await seats_in_ledger(storage)
+    assert stacks == seen, "the ledger has the hand's end"
+    async with registry.locked(POKER) as live:
+        await registry.start_hand(live)  # the next hand: the table goes on
+        assert live.table.hand_running and not live.unsettled
+    assert await storage.check() == []

@@ -11,8 +11,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bot.errors import discord_failed
 from bot.storage import DATABASE_FAILURES, STORAGE_FAILURES, DatabaseUnreachable, Storage
-from tests.storage.conftest import ALICE, GUILD, Database
+from tests.storage.conftest import ALICE, GUILD, Database, state_of
+
+GUILD_ON_0 = (8 << 22) | 12345
 
 
 class Proxy:
@@ -71,3 +74,31 @@ async def test_a_server_gone_fails_every_call_as_a_database_failure(pg: Database
         assert any(isinstance(f, DatabaseUnreachable) for f in failures), failures
     finally:
         store._backend.pool.terminate()  # type: ignore[attr-defined]
+
+
+async def test_creating_a_table_with_the_database_unreachable_is_a_database_failure(db: Database) -> None:
+    """Before creating a table, the shards are checked through a new pooled connection: a server that
+    refuses it is `DatabaseUnreachable` (a database failure), not an OSError the bot would take for
+    Discord's network failing."""
+    if db.dialect != "postgresql":
+        pytest.skip("shard locks exist on PostgreSQL only")
+    store = await Storage.open(db.target)
+    try:
+        await store.claim_tables([0], 2)
+        pool = store._backend.pool  # type: ignore[attr-defined]
+        # New connections now fail at the socket (connection refused); the shard locks' own
+        # connection is alive and untouched, so nobody has noticed anything yet.
+        pool.set_connect_args(dsn="postgresql://nobody@127.0.0.1:1/none")
+        await pool.expire_connections()
+        with pytest.raises(DATABASE_FAILURES):  # the storage's own reads say so, as documented
+            await store.balance(GUILD_ON_0, ALICE)
+        with pytest.raises(Exception) as caught:
+            await store.create_table(GUILD_ON_0, 7, ALICE, "texas", {}, state_of({}))
+        error = caught.value
+        assert isinstance(error, STORAGE_FAILURES), (
+            f"/tavolo nuovo with the database unreachable raised {error!r}, no storage failure; "
+            f"the bot reads it as Discord failing: discord_failed={discord_failed(error)}"
+        )
+    finally:
+        store._backend.shards_lost.set()  # type: ignore[attr-defined]  # close without the dead pool
+        await store.close()
