@@ -425,10 +425,11 @@ async def test_shutdown_does_not_wait_forever_for_a_stuck_command(
 
 
 async def _hand_end_missed_once(
-    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch
+    registry: TableRegistry, storage: Storage, monkeypatch: pytest.MonkeyPatch, *, committed: bool = False
 ) -> tuple[dict[int, int], list[int]]:
-    """A heads-up hand whose end the database misses once (a driver error on `finish_hand`): the
-    stacks the players saw, and the list of `finish_hand` calls (one per call)."""
+    """A heads-up hand whose end the database misses once (a driver error on `finish_hand`; with
+    ``committed``, raised after its COMMIT, as when the answer is lost on the way back): the stacks
+    the players saw, and the list of `finish_hand` calls (one per call)."""
     await open_table(registry, Variant.TEXAS)
     await seat(registry, {ALICE: 500, BOB: 500})
     finish = storage.finish_hand
@@ -437,6 +438,8 @@ async def _hand_end_missed_once(
     async def locked_once(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         if len(calls) == 1:
+            if committed:
+                await finish(*args, **kwargs)
             raise sqlite3.OperationalError("database is locked")
         return await finish(*args, **kwargs)
 
@@ -502,28 +505,11 @@ async def test_a_hand_end_committed_but_unanswered_does_not_wedge_the_table(
 ) -> None:
     """A hand's end whose commit reached the database but whose answer did not (a connection cut
     right after COMMIT): the retry finds the ledger with that very end, and the table goes on."""
-    await open_table(registry, Variant.TEXAS)
-    await seat(registry, {ALICE: 500, BOB: 500})
-    finish = storage.finish_hand
-    calls: list[int] = []
-
-    async def committed_then_cut(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        await finish(*args, **kwargs)  # the transaction commits...
-        if len(calls) == 1:  # ...and the answer is lost on the way back
-            raise sqlite3.OperationalError("disk I/O error")
-
-    monkeypatch.setattr(storage, "finish_hand", committed_then_cut)
-    async with registry.locked(POKER) as live:
-        await registry.start_hand(live)
-        to_act = live.table.to_act
-        assert to_act is not None
-        with pytest.raises(sqlite3.OperationalError):
-            await registry.act(live, Action(to_act, ActionKind.PASSO))
-        seen = live.table.seats()
+    seen, calls = await _hand_end_missed_once(registry, storage, monkeypatch, committed=True)
     stacks, _ = await seats_in_ledger(storage)
     assert stacks == seen, "the ledger has the hand's end"
     async with registry.locked(POKER) as live:
         await registry.start_hand(live)  # the next hand: the table goes on
         assert live.table.hand_running and not live.unsettled
+    assert len(calls) == 1, "not written twice"
     assert await storage.check() == []

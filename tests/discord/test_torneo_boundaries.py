@@ -10,38 +10,13 @@ from typing import Any
 import pytest
 
 from engine.tournament import Phase
+from tests.discord.test_torneo_restart import BUY_IN, balances, fold_hand, started
 from tests.discord.torneo_support import STARTING, Torneo, accepted
-
-BUY_IN = 50
 
 
 @pytest.fixture
 async def h(harness_factory: Any) -> Any:
     return await harness_factory(tournament_pause=0)
-
-
-async def balances(h: Any, users: list[Any]) -> dict[int, int]:
-    return {u.id: await h.bot.storage.balance(h.guild_id, u.id) for u in users}
-
-
-async def started(h: Any, users: list[Any], **options: Any) -> Torneo:
-    game = Torneo(h)
-    chosen = {"buyin": BUY_IN, "posti": len(users), "cip": 20, "fiches": 2000, "struttura": "raddoppio"}
-    await game.announce(users[0], "texas", **(chosen | options))
-    await game.join(users)
-    await h.fake.wait_for(lambda: game.live is not None and game.live.table.hand_running, "the first hand")
-    return game
-
-
-async def fold_hand(h: Any, game: Torneo) -> None:
-    live = game.live
-    number = live.table.hand_number
-    while live.table.hand_running and live.table.hand_number == number:
-        player = live.table.to_act
-        kinds = {str(la.kind) for la in live.table.legal_actions()}
-        word = "passo" if "passo" in kinds else "paròl"
-        reply = await h.slash(game.users[player], word)
-        assert accepted(reply), reply.content
 
 
 async def test_a_finished_hands_table_message_keeps_the_level_it_was_played_at(h: Any) -> None:
