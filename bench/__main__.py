@@ -21,13 +21,21 @@ BENCHMARKS = (
 
 
 def main(argv: list[str]) -> int:
-    wanted = [name for name in BENCHMARKS if not argv or name.rsplit(".", 1)[-1] in argv]
-    for name in wanted:
+    """Run the benchmarks named in ``argv`` (all without names); an unknown name runs nothing."""
+    known = {name.rsplit(".", 1)[-1]: name for name in BENCHMARKS}
+    unknown = [arg for arg in argv if arg not in known]
+    if unknown:
+        print(f"unknown benchmark(s) {', '.join(unknown)}; choose among {', '.join(known)}", file=sys.stderr)
+        return 2
+    status = 0
+    for name in BENCHMARKS:
+        if argv and name.rsplit(".", 1)[-1] not in argv:
+            continue
         print(f"== {name}", flush=True)
         module = importlib.import_module(name)
-        module.main()
+        status = max(status, module.main() or 0)
         print(flush=True)
-    return 0
+    return status
 
 
 if __name__ == "__main__":

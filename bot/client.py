@@ -188,7 +188,14 @@ class PokerBot(commands.Bot):
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.Forbidden as exc:  # a server the bot is not in (or not with this scope)
+                raise StartupError(
+                    f"DEV_GUILD_ID={self.settings.dev_guild_id}: il bot non è in quel server o non può "
+                    "registrarvi i comandi (invitalo con lo scope applications.commands), oppure "
+                    "lascia vuoto DEV_GUILD_ID."
+                ) from exc
             log.info("Synced %d command(s) to server %s", len(synced), self.settings.dev_guild_id)
         else:
             synced = await self.tree.sync()

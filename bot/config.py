@@ -11,6 +11,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bot.storage import MAX_CHIPS
 from bot.storage.storage import is_postgres_url
@@ -90,6 +91,14 @@ class Settings:
                 "DATABASE_URL deve essere un indirizzo postgresql://utente:password@host/database "
                 "(lascialo vuoto per usare il file SQLite di DATABASE_PATH)."
             )
+        if database_url is not None:
+            try:
+                _port = urlsplit(database_url).port  # never quoted back: the address may hold the password
+            except ValueError:
+                raise ConfigError(
+                    "DATABASE_URL ha una porta che non è un numero da 1 a 65535: "
+                    "postgresql://utente:password@host:5432/database."
+                ) from None
 
         api_base = get("DISCORD_API_BASE") or None
         if api_base is not None and not api_base.startswith(("http://", "https://")):

@@ -24,13 +24,11 @@ from bot.tree import guild_id_of
 from cogs.busy import busy_channel
 from engine.options import Limit, TableOptions, Variant
 from engine.tournament import PayoutStructure, Ritmo, RitmoUnit, Schedule, ScheduleKind, TournamentConfig
-from engine.tournament.structure import default_schedule
+from engine.tournament.structure import default_schedule, default_stack
 
 if TYPE_CHECKING:
     from bot.client import PokerBot
 
-DEFAULT_STACK_CIPS = 100
-"""Without ``fiches``, every entrant starts with 100 times the first level's cip."""
 DEFAULT_BUYIN = 100
 
 
@@ -227,7 +225,7 @@ def build_config(
     }
     options = TableOptions.from_dict(chosen)
     schedule = Schedule(variant, ScheduleKind(struttura), first_cip, first_invito)
-    stack = DEFAULT_STACK_CIPS * first_cip if fiches is None else fiches
+    stack = default_stack(variant, first_cip) if fiches is None else fiches
     return TournamentConfig(
         options,
         schedule,

@@ -277,8 +277,12 @@ def _summary(data: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):
+        print(f"Si scrive: {USAGE}.")
+        return 0
     try:
-        variant, level, hands, policy, seed, players, as_json = _parse(sys.argv[1:] if argv is None else argv)
+        variant, level, hands, policy, seed, players, as_json = _parse(args)
     except InputError as error:
         print(error, file=sys.stderr)
         return 2

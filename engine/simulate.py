@@ -75,7 +75,9 @@ from engine.table import Table
 __all__ = ["RandomPolicy", "SimulationResult", "check_table", "main", "simulate"]
 
 USAGE = (
-    "python -m engine.simulate --variante italiana|32carte|texas --giocatori N --mani M [--seme S] [--json]"
+    "python -m engine.simulate --variante italiana|32carte|texas --giocatori N --mani M [--seme S] [--json] "
+    "[--limite L] [--senza-semi] [--over] [--invito-tutti] [--controcontrobuio] [--cambio-max 4|5] "
+    "[--mazzo auto|32|americano], oppure --torneo con le sue opzioni per tornei interi"
 )
 PREPARED_EVERY = 25  # about one hand in this many deals the scala-reale cycle (italiana, 32carte)
 
@@ -631,6 +633,9 @@ def _summary(result: SimulationResult) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):
+        print(f"Si scrive: {USAGE}.")
+        return 0
     if "--torneo" in args:  # whole tournaments: engine.tournament.simulation
         from engine.tournament.simulation import main as torneo_main
 

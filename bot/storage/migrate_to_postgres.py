@@ -24,7 +24,7 @@ from pathlib import Path
 from bot.storage.errors import ShardBusy
 from bot.storage.postgres import PostgresBackend, PostgresConn
 from bot.storage.sqlite import SqliteBackend
-from bot.storage.storage import Storage, is_postgres_url, proof
+from bot.storage.storage import DATABASE_ERRORS, Storage, is_postgres_url, proof
 
 __all__ = ["TABLES", "MigrationRefused", "Summary", "main", "migrate_to_postgres"]
 
@@ -77,7 +77,10 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
     except ShardBusy as exc:
         raise MigrationRefused(f"a bot is running on {sqlite_path}: stop it first") from exc
     try:
-        target = await Storage.open(url)
+        try:
+            target = await Storage.open(url)
+        except (*DATABASE_ERRORS, ValueError) as exc:  # never the URL itself: it may hold the password
+            raise MigrationRefused(f"PostgreSQL cannot be reached or refused us: {exc!r}") from exc
         try:
             return await _copy(source, target)
         finally:

@@ -20,6 +20,7 @@ from engine.tournament.seating import (
 )
 from engine.tournament.state import Phase, Tournament, TournamentConfig, TournamentDict
 from engine.tournament.structure import (
+    DEFAULT_STACK_CIPS,
     Level,
     Ritmo,
     RitmoUnit,
@@ -31,6 +32,7 @@ from engine.tournament.structure import (
 )
 
 __all__ = [
+    "DEFAULT_STACK_CIPS",
     "Level",
     "LevelUp",
     "PayoutStructure",

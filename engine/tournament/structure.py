@@ -17,6 +17,7 @@ from engine.errors import EngineError
 from engine.options import Variant
 
 __all__ = [
+    "DEFAULT_STACK_CIPS",
     "SCALA_STEPS",
     "Level",
     "Ritmo",
@@ -158,23 +159,27 @@ class Ritmo:
         return self.every * 60
 
 
-# Defaults: about 100 cip (or 50-75 big blinds) each, the ladder, a new level every 10 hands. Hands
-# rather than minutes by default: hands on Discord take from seconds to minutes, and a hand count
-# keeps the stakes tied to the play itself (and needs no clock across restarts).
-_DEFAULT_STAKES: dict[Variant, tuple[int, int, int]] = {  # cip, invito, starting stack
-    Variant.ITALIANA: (10, 10, 1000),
-    Variant.TRENTADUE: (20, 0, 1000),
-    Variant.TEXAS: (20, 0, 1500),
+# Defaults: 100 times the first cip each (100 big blinds in 32carte and texas), the ladder, a new
+# level every 10 hands. Hands rather than minutes by default: hands on Discord take from seconds to
+# minutes, and a hand count keeps the stakes tied to the play itself (and needs no clock across
+# restarts).
+DEFAULT_STACK_CIPS = 100
+"""Without a chosen stack, every entrant starts with this many times the first level's cip."""
+_DEFAULT_STAKES: dict[Variant, tuple[int, int]] = {  # cip, invito
+    Variant.ITALIANA: (10, 10),
+    Variant.TRENTADUE: (20, 0),
+    Variant.TEXAS: (20, 0),
 }
 
 
 def default_schedule(variant: Variant) -> Schedule:
-    cip, invito, _ = _DEFAULT_STAKES[Variant(variant)]
+    cip, invito = _DEFAULT_STAKES[Variant(variant)]
     return Schedule(Variant(variant), ScheduleKind.SCALA, cip, invito)
 
 
-def default_stack(variant: Variant) -> int:
-    return _DEFAULT_STAKES[Variant(variant)][2]
+def default_stack(variant: Variant, cip: int | None = None) -> int:
+    """The starting stack for a first cip (the variant's default cip when None)."""
+    return DEFAULT_STACK_CIPS * (_DEFAULT_STAKES[Variant(variant)][0] if cip is None else cip)
 
 
 def default_ritmo() -> Ritmo:

@@ -124,3 +124,8 @@ def test_the_gain_is_counted_in_cip_per_seat() -> None:
 def test_esperto_beats_the_call_station(variant: Variant, hands: int) -> None:
     data = duel(variant, Level.ESPERTO, hands, "chiamatore", seed=11).to_json()
     assert data["guadagno_per_100_mani"] > 2 * data["errore_standard"] > 0, data
+
+
+def test_help_exits_0() -> None:
+    result = run("--help")
+    assert result.returncode == 0 and "--contro" in result.stdout

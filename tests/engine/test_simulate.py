@@ -261,3 +261,10 @@ def test_first_drawer_gets_his_own_discards_when_the_32_card_stock_runs_out() ->
     assert table.street is Street.SECONDO_GIRO
     assert len(table.cards_of(2)) == 5
     assert sim.check_table(table, 6000) == []
+
+
+def test_help_exits_0_and_names_every_option() -> None:
+    result = run_cli("--help")
+    assert result.returncode == 0 and result.stderr == ""
+    for option in ("--variante", "--limite", "--mazzo", "--cambio-max", "--torneo"):
+        assert option in result.stdout, option

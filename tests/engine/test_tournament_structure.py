@@ -74,9 +74,10 @@ def test_default_schedules_per_variant() -> None:
         default_stack(Variant.TEXAS),
     ) == (
         1000,
-        1000,
-        1500,
-    )
+        2000,
+        2000,
+    ), "100 times the first cip: the bot's /torneo nuovo without fiches, rules §7"
+    assert default_stack(Variant.TEXAS, 50) == 5000
     assert default_ritmo() == Ritmo(10, RitmoUnit.MANI)
 
 

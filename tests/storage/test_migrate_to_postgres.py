@@ -146,6 +146,15 @@ async def test_a_missing_file_or_a_wrong_target_is_refused(tmp_path: Path, pg: D
     assert wrong.returncode == 1 and "postgresql://" in wrong.stderr
 
 
+async def test_a_postgresql_that_cannot_be_reached_is_one_refusal(tmp_path: Path) -> None:
+    database = tmp_path / "poker.sqlite3"
+    await (await Storage.open(database)).close()
+    down = run("--sqlite", str(database), "--postgres", "postgresql://tavolo:pw-secret@127.0.0.1:1/tavolo")
+    assert down.returncode == 1 and "Traceback" not in down.stderr, down.stderr
+    assert down.stderr.startswith("Refused, nothing copied: PostgreSQL cannot be reached")
+    assert "pw-secret" not in down.stderr
+
+
 async def test_a_file_a_bot_is_running_on_is_not_copied(
     tmp_path: Path, pg: Database, clock: FakeClock
 ) -> None:
