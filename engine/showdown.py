@@ -60,7 +60,8 @@ class ShowdownTable(BettingTable):
             shares = split(amount, seats, order) if len(seats) > 1 else [amount]
             awards.append((index, amount, seats, shares))
             winning.update(seats)
-        # Show order: the last aggressor, else the first still in left of the dealer; mucking.
+        # Show order: the last aggressor, else the first still in left of the dealer; mucking: a hand
+        # that does not beat every hand shown so far is not revealed, unless it wins a share (§2.8).
         aggressor = self._aggressor
         first = aggressor if aggressor is not None and not folded[aggressor] else live[0]
         start = live.index(first)
@@ -68,7 +69,7 @@ class ShowdownTable(BettingTable):
         for t in live[start:] + live[:start]:
             pid = pids[t] or 0
             mine = strengths[t]
-            if t in winning or not self._beaten(mine, shown, suits):
+            if t in winning or self._beats_every(mine, shown, suits):
                 shown.append(mine)
                 name, best = self._shown_value(codes_of[t], mine)
                 events.append(HandShown(pid, tuple(cards[t]), name, best))
@@ -83,13 +84,14 @@ class ShowdownTable(BettingTable):
             events.append(PotAwarded(index, amount, winners, tuple(shares), True))
         self._finish_hand(events, awarded=True)
 
-    def _beaten(self, mine: int, shown: list[int], suits: bool) -> bool:
-        """Whether a hand already shown beats this strength (then it may be mucked)."""
+    def _beats_every(self, mine: int, shown: list[int], suits: bool) -> bool:
+        """Whether this strength beats every hand already shown (the first hand always does); a tie
+        does not beat (then it is mucked, unless it wins a share)."""
         ranking = self._ranking
-        for other in shown:  # noqa: SIM110 (a plain loop: cheaper than ``any`` over a generator)
-            if beats(other, mine, ranking, suits=suits):
-                return True
-        return False
+        for other in shown:  # noqa: SIM110 (a plain loop: cheaper than ``all`` over a generator)
+            if not beats(mine, other, ranking, suits=suits):
+                return False
+        return True
 
     def _shown_value(self, codes: list[int], target: int) -> tuple[str, tuple[Card, ...]]:
         """The category name and the five cards to show: with a board, the first five of the seven
