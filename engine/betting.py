@@ -143,21 +143,10 @@ class BettingTable(Table):
         self._full_raises = 0
         self._round_bets = 1 if self._cur_bet else 0
         self._raise_rights = None
-        if self._FORGET_AGGRESSOR and self._can_bet():
+        if self._FORGET_AGGRESSOR and self._able_to_bet() >= 2:
             # A round nobody can bet in (all in but one) keeps the last aggressor of the last round
             # that was played: he shows first (rules §6).
             self._aggressor = None
-
-    def _can_bet(self) -> bool:
-        """Whether two players still in have chips: a betting round can take place."""
-        stack, folded = self._stack, self._folded
-        able = 0
-        for s in self._order:
-            if not folded[s] and stack[s] > 0:
-                able += 1
-                if able == 2:
-                    return True
-        return False
 
     def _bet_size(self) -> int:
         """The minimum bet; the fixed bet in fixed limit (big bet on turn and river)."""

@@ -52,6 +52,10 @@ _TOTALS = (
 )
 
 
+_UNREACHABLE: tuple[type[Exception], ...] = (*DATABASE_ERRORS, ValueError)
+"""What opening the target raises when it cannot be reached or the URL is malformed."""
+
+
 class MigrationRefused(Exception):
     """The copy was not made (or rolled back); the message says why."""
 
@@ -79,7 +83,7 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
     try:
         try:
             target = await Storage.open(url)
-        except (*DATABASE_ERRORS, ValueError) as exc:  # never the URL itself: it may hold the password
+        except _UNREACHABLE as exc:  # never the URL itself: it may hold the password
             raise MigrationRefused(f"PostgreSQL cannot be reached or refused us: {exc!r}") from exc
         try:
             return await _copy(source, target)

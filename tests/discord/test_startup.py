@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -12,6 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import yarl
@@ -192,6 +194,20 @@ def test_apply_endpoints_points_rest_and_gateway_elsewhere_and_back() -> None:
 # Against a Discord that refuses the token ----------------------------------------------------------
 
 
+@contextlib.asynccontextmanager
+async def _serving(app: web.Application) -> AsyncIterator[str]:
+    """``app`` on a loopback port for the test's length; its REST base (``…/api/v10``)."""
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield f"http://127.0.0.1:{port}/api/v10"
+    finally:
+        await runner.cleanup()
+
+
 @pytest.fixture
 async def refusing_discord() -> AsyncIterator[tuple[str, list[str]]]:
     """A loopback REST base whose /users/@me answers 401, as Discord does for a bad token."""
@@ -205,15 +221,60 @@ async def refusing_discord() -> AsyncIterator[tuple[str, list[str]]]:
 
     app = web.Application()
     app.router.add_get("/api/v10/users/@me", me)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
-        yield f"http://127.0.0.1:{port}/api/v10", seen
-    finally:
-        await runner.cleanup()
+    async with _serving(app) as api_base:
+        yield api_base, seen
+
+
+@pytest.fixture
+async def guildless_discord(fake_discord: FakeDiscord) -> AsyncIterator[str]:
+    """A REST base in front of the fake that answers a guild command sync with 403 Missing Access,
+    as Discord does when DEV_GUILD_ID names a server the bot was never invited to."""
+    upstream = fake_discord.api_base.rsplit("/api/", 1)[0]
+    async with aiohttp.ClientSession() as session:
+
+        async def forward(request: web.Request) -> web.Response:
+            path = request.rel_url.path
+            if request.method == "PUT" and "/guilds/" in path and path.endswith("/commands"):
+                return web.json_response({"message": "Missing Access", "code": 50001}, status=403)
+            headers = {
+                k: v for k, v in request.headers.items() if k.lower() not in {"host", "content-length"}
+            }
+            async with session.request(
+                request.method, upstream + str(request.rel_url), headers=headers, data=await request.read()
+            ) as answer:
+                body = await answer.read()
+                keep = {
+                    k: v for k, v in answer.headers.items() if k.lower().startswith(("content-type", "x-"))
+                }
+                return web.Response(status=answer.status, body=body, headers=keep)
+
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", forward)
+        async with _serving(app) as api_base:
+            yield api_base
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("DEV_GUILD_ID", "123456789012345678"),  # Discord refuses the sync there: 403 Missing Access
+        ("DATABASE_URL", "postgresql://tavolo:secretpw@localhost:porta/tavolo_verde"),
+    ],
+)
+async def test_a_setting_discord_or_the_driver_refuses_is_one_sentence_and_exit_2(
+    tmp_path: Path, fake_discord: FakeDiscord, guildless_discord: str, setting: str, value: str
+) -> None:
+    env = _env(
+        DISCORD_TOKEN=SECRET,
+        DATABASE_PATH=str(tmp_path / "poker.sqlite3"),
+        DISCORD_API_BASE=guildless_discord,
+        DISCORD_GATEWAY_URL=fake_discord.gateway_url,
+        **{setting: value},
+    )
+    code, output = await _run_bot(tmp_path, env)
+    assert "Traceback" not in output, output
+    assert code == 2 and setting in output
+    assert "secretpw" not in output, "a database address is never quoted back"
 
 
 async def test_an_invalid_token_is_refused_at_login_with_exit_2(
