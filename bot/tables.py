@@ -501,8 +501,10 @@ class TableRegistry:
             if live.dealt and not live.table.hand_running:
                 live.dealt = frozenset()
                 await live.tournament.hand_ended(live)
-            elif not live.table.hand_running and events:
-                await live.tournament.between_hands(live)  # a restart before the next deal keeps it
+            elif not live.table.hand_running:
+                # A come-back (refused when it changes nothing; it may change only the tournament's
+                # away marks): stored, so that a restart before the next deal keeps it.
+                await live.tournament.between_hands(live)
         elif live.hand_id is not None and not live.table.hand_running:
             await self._finish_hand(live)
         return events

@@ -101,6 +101,9 @@ class LiveTournament:
     """The level of each computer player entered (negative ids; bot/computers.py)."""
     live: LiveTable | None = None
     rng: random.Random = field(default_factory=secrets.SystemRandom)
+    untold: list[str] = field(default_factory=list)
+    """Lines of hands over at their deal whose boundary write failed: posted once a write goes
+    through, never before (a restart in between deals such a hand again, under its number)."""
     unsaved_hands: list[TournamentHand] = field(default_factory=list)
     """Finished hands whose boundary write failed: sent again with the next write, so that a hand
     that was played is never shown as cancelled by /mano."""
@@ -132,7 +135,8 @@ class LiveTournament:
         return self.tournament.phase is Phase.IN_CORSO
 
     async def between_hands(self, live: LiveTable) -> None:
-        await self.owner._save(self, self.state(), None)
+        if self.tournament.phase is Phase.IN_CORSO:  # once over, its last write is the payout's
+            await self.owner._save(self, self.state(), None)
 
     def come_back(self, live: LiveTable, player: int) -> list[Event]:
         # The engine keeps the away mark and the seat in step: a hand over at the deal leaves an
@@ -353,9 +357,9 @@ class Tournaments:
         events = close_hand(live.table, t, now=time.monotonic())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
-            await self._save(run, run.state(), hand)
             if told is not None:
-                await self._send(run, content=told)
+                run.untold.append(told)  # posted by the write that stores it (`_save`)
+            await self._save(run, run.state(), hand)
             self._spawn(run, self._after_hand(run, events))
             return
         self.bot.sessions.timers.cancel(run.channel_id)
@@ -373,6 +377,12 @@ class Tournaments:
             run.unsaved_hands = [h for h in hands if h.record is not None]
             return
         run.unsaved_hands = []
+        await self._tell(run)
+
+    async def _tell(self, run: LiveTournament) -> None:
+        """Post the lines of hands over at their deal, now that their boundary is stored."""
+        while run.untold:
+            await self._send(run, content=run.untold.pop(0))
 
     async def _after_hand(self, run: LiveTournament, events: list[TournamentEvent]) -> None:
         await self._announce(run, events)
@@ -429,7 +439,8 @@ class Tournaments:
                 log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
                 await asyncio.sleep(PAYOUT_RETRY)
         if told is not None:
-            await self._send(run, content=told)
+            run.untold.append(told)
+        await self._tell(run)  # stored with the prizes
         await self._announce(run, [e for e in events if not isinstance(e, LevelUp)])
         await self._standings(run)
 
