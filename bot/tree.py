@@ -138,6 +138,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             cause,
         )
         return
+    if text is None and interaction.client.is_closed():
+        # The bot is stopping (SIGTERM): its HTTP session is gone under a command still answering
+        # (a retry waiting out a 5xx). What the command wrote stands; nothing can be answered now.
+        log.warning("Interaction %s (%s) cut short by the shutdown: %r", interaction.id, what, cause)
+        return
     if text is None and discord_failed(cause):
         log.warning(
             "Interaction %s: Discord failed while %s was answered (user %s): %r",
