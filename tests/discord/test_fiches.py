@@ -159,8 +159,10 @@ class FakeFollowup:
         self.sent.append((text, ephemeral))
 
 
-def fake_interaction(*, done: bool = False, guild_id: int | None = 1) -> Any:
+def fake_interaction(*, done: bool = False, guild_id: int | None = 1, closing: bool = False) -> Any:
     return SimpleNamespace(
+        client=SimpleNamespace(is_closed=lambda: closing),
+        id=4,
         response=FakeResponse(done),
         followup=FakeFollowup(),
         command=SimpleNamespace(qualified_name="tavolo siedi"),
@@ -227,6 +229,17 @@ async def test_an_unexpected_error_is_logged_and_apologised_for(caplog: pytest.L
     (record,) = caplog.records
     assert record.levelno == logging.ERROR and "tavolo siedi" in record.getMessage()
     assert record.exc_info is not None and record.exc_info[0] is ZeroDivisionError
+
+
+async def test_a_command_cut_short_by_the_shutdown_is_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    """The bot is stopping: its HTTP session closed under a command still answering (a retry)."""
+    interaction = fake_interaction(closing=True)
+    error = _invoke_error(RuntimeError("Session is closed"))
+    with caplog.at_level(logging.WARNING, logger="bot.tree"):
+        await report_error(interaction, error)
+    assert interaction.response.sent == [] and interaction.followup.sent == [], "nothing can be answered"
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING and "shutdown" in record.getMessage()
 
 
 @pytest.mark.parametrize(
