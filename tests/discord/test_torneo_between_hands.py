@@ -12,7 +12,7 @@ import pytest
 from engine.tournament import Phase
 from tests.discord.gioco_support import stacked
 from tests.discord.test_torneo_restart import BUY_IN
-from tests.discord.torneo_support import Torneo, accepted
+from tests.discord.torneo_support import Torneo, accepted, boundary_fails_once, time_out
 
 # The board plays (a royal flush): every showdown splits, nobody ever busts at a showdown.
 CHOP = stacked(["2c 3d", "2d 3c"], "2h As Ks Qs 3h Js 4h Ts")
@@ -61,13 +61,7 @@ async def _bob_away_after_a_hand_over_at_the_deal(h: Any) -> tuple[Any, Any, Tor
         if table.to_act is None:
             continue
         if table.to_act == bob.id:
-            token = repr(table.public_view())
-            await h.fake.wait_for(lambda: h.bot.sessions.timers.deadline(game.channel_id), "his timer")
-            clock.advance(31)
-            await h.fake.wait_for(
-                lambda t=table, before=token: repr(t.public_view()) != before or t is not game.live.table,
-                "the timeout",
-            )
+            await time_out(h, game, clock)
         else:
             kinds = {str(la.kind) for la in table.legal_actions()}
             word = "vedo" if "vedo" in kinds else "paròl"
@@ -160,13 +154,7 @@ async def test_a_come_back_while_the_last_boundary_waits_does_not_strand_the_tou
         if table.to_act is None:
             continue
         if table.to_act == alice.id:
-            token = repr(table.public_view())
-            await h.fake.wait_for(lambda: h.bot.sessions.timers.deadline(game.channel_id), "her timer")
-            clock.advance(31)
-            await h.fake.wait_for(
-                lambda t=table, before=token: repr(t.public_view()) != before or t is not game.live.table,
-                "the timeout",
-            )
+            await time_out(h, game, clock)
         else:
             kinds = {str(la.kind) for la in table.legal_actions()}
             word = "vedo" if "vedo" in kinds else "paròl"
@@ -199,21 +187,11 @@ async def test_a_hand_over_at_the_deal_whose_boundary_write_failed_is_not_told_t
     (a database hiccup, `_save` only logs it); the bot is restarted before any other write. The
     restart deals hand 1 again under the same number: the channel reads one 'Mano n. 1', the one
     that was stored."""
-    from bot.storage import StorageError
 
     h = await harness_factory(tournament_pause=600)
     alice, bob = h.user("alice"), h.user("bob")
     game = Torneo(h)
-    real = h.bot.storage.save_tournament
-    failed: list[int] = []
-
-    async def hiccup(tournament_id: int, state: Any, hands: Any = ()) -> None:
-        if not failed and hands and hands[-1].record is not None:
-            failed.append(hands[-1].number)
-            raise StorageError("Il database non risponde.")
-        await real(tournament_id, state, hands)
-
-    h.bot.storage.save_tournament = hiccup
+    failed = boundary_fails_once(h.bot.storage)
     h.bot.tables.queue_deck(game.channel_id, CHOP)  # a split: the tournament goes on
     await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=10)
     await game.join([alice, bob])

@@ -11,7 +11,7 @@ import pytest
 
 from engine.tournament import Phase
 from tests.discord.test_torneo_restart import BUY_IN, balances, fold_hand, started
-from tests.discord.torneo_support import STARTING, Torneo, accepted
+from tests.discord.torneo_support import STARTING, Torneo, accepted, time_out
 
 
 @pytest.fixture
@@ -59,13 +59,7 @@ async def bob_away_between_hands(h: Any) -> tuple[Any, Any, Torneo]:
             break
         table = live.table
         if table.to_act == bob.id:
-            token = repr(table.public_view())
-            await h.fake.wait_for(lambda: h.bot.sessions.timers.deadline(game.channel_id), "his timer")
-            clock.advance(31)
-            await h.fake.wait_for(
-                lambda t=table, before=token: repr(t.public_view()) != before or t is not game.live.table,
-                "the timeout",
-            )
+            await time_out(h, game, clock)
         else:
             kinds = {str(la.kind) for la in table.legal_actions()}
             word, said = ("rilancio", {"importo": "cip"}) if "rilancio" in kinds else ("vedo", {})

@@ -22,7 +22,7 @@ from bot.storage import LedgerMismatch, Storage, StorageError
 from bot.storage import tournaments as stored_tournaments
 from engine.tournament import Phase
 from fakediscord import ErrorWatch, FakeDiscord
-from tests.discord.torneo_support import STARTING, Torneo, accepted
+from tests.discord.torneo_support import STARTING, Torneo, accepted, boundary_fails_once
 
 BUY_IN = 50
 REPO = Path(__file__).resolve().parents[2]
@@ -308,16 +308,7 @@ async def test_a_hand_whose_boundary_write_failed_is_stored_with_the_next_write(
     with the next write, and the hand is never shown as cancelled."""
     users = [h.user(n) for n in ("alice", "bob", "carol")]
     game = await started(h, users, ritmo=3)
-    real = h.bot.storage.save_tournament
-    failed: list[int] = []
-
-    async def hiccup(tournament_id: int, state: Any, hands: Any = ()) -> None:
-        if not failed and hands and hands[-1].record is not None:
-            failed.append(hands[-1].number)
-            raise StorageError("Il database non risponde.")
-        await real(tournament_id, state, hands)
-
-    monkeypatch.setattr(h.bot.storage, "save_tournament", hiccup)
+    failed = boundary_fails_once(h.bot.storage)
     await fold_hand(h, game)
     assert failed == [1]
     await h.fake.wait_for(lambda: game.live.table.hand_number == 2 and game.live.table.hand_running, "hand 2")

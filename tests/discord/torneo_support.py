@@ -120,3 +120,33 @@ class Torneo:
             if not await self.act_once(stop):
                 return
         raise AssertionError(f"not there in {limit} actions")
+
+
+def boundary_fails_once(storage: Any) -> list[int]:
+    """Make ``storage.save_tournament`` fail once (a ledger refusal, as a database hiccup comes out)
+    at the first write that stores a finished hand; returns the list that gets that hand's number."""
+    from bot.storage import StorageError
+
+    real = storage.save_tournament
+    failed: list[int] = []
+
+    async def hiccup(tournament_id: int, state: Any, hands: Any = ()) -> None:
+        if not failed and hands and hands[-1].record is not None:
+            failed.append(hands[-1].number)
+            raise StorageError("Il database non risponde.")
+        await real(tournament_id, state, hands)
+
+    storage.save_tournament = hiccup
+    return failed
+
+
+async def time_out(h: Any, game: Torneo, clock: Any, seconds: float = 31) -> None:
+    """The player to act stays silent: ``clock`` (the timers' ManualClock) moves past his turn, and
+    the timeout is applied (the table changed, or the next hand's table replaced it)."""
+    table = game.live.table
+    before = repr(table.public_view())
+    await h.fake.wait_for(lambda: h.bot.sessions.timers.deadline(game.channel_id), "the turn timer")
+    clock.advance(seconds)
+    await h.fake.wait_for(
+        lambda: repr(table.public_view()) != before or table is not game.live.table, "the timeout"
+    )
