@@ -12,7 +12,7 @@ import pytest
 from engine.tournament import Phase
 from tests.discord.gioco_support import stacked
 from tests.discord.test_torneo_restart import BUY_IN
-from tests.discord.torneo_support import Torneo, accepted, boundary_fails_once, time_out
+from tests.discord.torneo_support import Torneo, accepted, boundary_fails_once, deal_next, silent_or_call
 
 # The board plays (a royal flush): every showdown splits, nobody ever busts at a showdown.
 CHOP = stacked(["2c 3d", "2d 3c"], "2h As Ks Qs 3h Js 4h Ts")
@@ -39,7 +39,6 @@ async def _bob_away_after_a_hand_over_at_the_deal(h: Any) -> tuple[Any, Any, Tor
     await game.join([alice, bob])
     await h.fake.wait_for(lambda: game.run is not None and game.live is not None, "the table")
     run = game.run
-    tours = h.bot.tournaments
     for _ in range(60):
         await h.settle()
         live = game.live
@@ -54,19 +53,9 @@ async def _bob_away_after_a_hand_over_at_the_deal(h: Any) -> tuple[Any, Any, Tor
                 )
                 break  # the state under test: away for the tournament, playing at the table
             assert run.tournament.phase is Phase.IN_CORSO, "the tournament ended first"
-            number = table.hand_number
-            tours._next_hand(run, 0.0)
-            await h.fake.wait_for(lambda n=number: game.live.table.hand_number > n, "the next deal")
+            await deal_next(h, game)
             continue
-        if table.to_act is None:
-            continue
-        if table.to_act == bob.id:
-            await time_out(h, game, clock)
-        else:
-            kinds = {str(la.kind) for la in table.legal_actions()}
-            word = "vedo" if "vedo" in kinds else "paròl"
-            reply = await h.slash(alice, word)
-            assert accepted(reply), reply.content
+        await silent_or_call(h, game, clock, silent=bob, speaker=alice)
     else:
         raise AssertionError("never reached")
     return alice, bob, game
@@ -133,7 +122,6 @@ async def test_a_come_back_while_the_last_boundary_waits_does_not_strand_the_tou
     await game.join([alice, bob])
     await h.fake.wait_for(lambda: game.run is not None and game.live is not None, "the table")
     run = game.run
-    tours = h.bot.tournaments
     for _ in range(200):
         await h.settle()
         if run.tournament.phase is not Phase.IN_CORSO:
@@ -141,25 +129,10 @@ async def test_a_come_back_while_the_last_boundary_waits_does_not_strand_the_tou
         live = game.live
         table = live.table
         if not table.hand_running:
-            number = table.hand_number
             queue_deck(table)
-            tours._next_hand(run, 0.0)
-            await h.fake.wait_for(
-                lambda n=number: (
-                    game.live.table.hand_number > n or run.tournament.phase is not Phase.IN_CORSO
-                ),
-                "the next deal",
-            )
+            await deal_next(h, game)
             continue
-        if table.to_act is None:
-            continue
-        if table.to_act == alice.id:
-            await time_out(h, game, clock)
-        else:
-            kinds = {str(la.kind) for la in table.legal_actions()}
-            word = "vedo" if "vedo" in kinds else "paròl"
-            reply = await h.slash(bob, word)
-            assert accepted(reply), reply.content
+        await silent_or_call(h, game, clock, silent=alice, speaker=bob)
     else:
         raise AssertionError("the tournament did not end")
     await h.fake.wait_for(lambda: failed, "the last boundary's first try")

@@ -150,3 +150,28 @@ async def time_out(h: Any, game: Torneo, clock: Any, seconds: float = 31) -> Non
     await h.fake.wait_for(
         lambda: repr(table.public_view()) != before or table is not game.live.table, "the timeout"
     )
+
+
+async def deal_next(h: Any, game: Torneo) -> None:
+    """Deal the next hand now (a tournament paused between hands), and wait for it (or its end)."""
+    from engine.tournament import Phase
+
+    run, number = game.run, game.live.table.hand_number
+    h.bot.tournaments._next_hand(run, 0.0)
+    await h.fake.wait_for(
+        lambda: game.live.table.hand_number > number or run.tournament.phase is not Phase.IN_CORSO,
+        "the next deal",
+    )
+
+
+async def silent_or_call(h: Any, game: Torneo, clock: Any, silent: Any, speaker: Any) -> None:
+    """One turn heads-up: ``silent`` never answers (his time runs out), ``speaker`` calls or checks."""
+    table = game.live.table
+    if table.to_act is None:
+        return
+    if table.to_act == silent.id:
+        await time_out(h, game, clock)
+        return
+    kinds = {str(la.kind) for la in table.legal_actions()}
+    reply = await h.slash(speaker, "vedo" if "vedo" in kinds else "paròl")
+    assert accepted(reply), reply.content
