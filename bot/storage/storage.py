@@ -733,12 +733,14 @@ class Storage:
 
     async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
         await self._run(
-            lambda conn: tournaments.set_message(conn, tournament_id=tournament_id, message_id=message_id)
+            partial(
+                tournaments.set_message, tournament_id=tournament_id, message_id=message_id, token=self._owner
+            )
         )
 
     async def tournament_announced(self, tournament_id: int) -> None:
         """The final standings are posted: a restart must not post them again."""
-        await self._run(lambda conn: tournaments.mark_announced(conn, tournament_id=tournament_id))
+        await self._run(partial(tournaments.mark_announced, tournament_id=tournament_id, token=self._owner))
 
     async def live_tournaments(
         self,

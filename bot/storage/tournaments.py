@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 LIVE = ("iscrizioni", "in_corso")
+STATUSES = (*LIVE, "finito", "annullato")
 
 
 class TournamentGone(StorageError):
@@ -379,11 +380,13 @@ async def finish(
     return True
 
 
-async def set_message(conn: Conn, *, tournament_id: int, message_id: int | None) -> None:
+async def set_message(conn: Conn, *, tournament_id: int, message_id: int | None, token: str | None) -> None:
+    await _locked(conn, tournament_id, token, *STATUSES)
     await conn.execute("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
 
-async def mark_announced(conn: Conn, *, tournament_id: int) -> None:
+async def mark_announced(conn: Conn, *, tournament_id: int, token: str | None) -> None:
+    await _locked(conn, tournament_id, token, *STATUSES)
     await conn.execute("UPDATE tournaments SET announced = 1 WHERE id = ?", (tournament_id,))
 
 

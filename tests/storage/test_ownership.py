@@ -347,3 +347,26 @@ async def test_a_bot_refused_on_a_held_file_has_not_migrated_it(db: Database, tm
         assert after.execute("PRAGMA user_version").fetchone() == (len(older),)
     async with await Storage.open(path, hold=True) as newer:  # free now: held, then migrated
         assert await newer.check() == []
+
+
+async def test_a_process_without_the_shard_cannot_write_a_tournaments_message_or_announcement(
+    db: Database,
+) -> None:
+    # The tournament's table message and its "standings posted" flag belong to the process playing
+    # it: another one overwriting the message id would make the owner edit a message nobody sees, and
+    # marking it announced would leave its standings unposted for good.
+    first = await Storage.open(db.target)
+    second = await Storage.open(db.target)
+    try:
+        assert await second.claim_tables([0], 1) == []
+        row = await second.create_tournament(GUILD_ON_0, 7, ALICE, "texas", {}, {})
+        await second.set_tournament_message(row.id, 70)
+        with pytest.raises(TableNotOwned):
+            await first.set_tournament_message(row.id, 71)
+        with pytest.raises(TableNotOwned):
+            await first.tournament_announced(row.id)
+        [live] = await second.live_tournaments()
+        assert (live.message_id, live.announced) == (70, False)
+    finally:
+        await first.close()
+        await second.close()
