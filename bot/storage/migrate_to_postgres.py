@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.storage.errors import ShardBusy
-from bot.storage.postgres import PostgresBackend, PostgresConn
+from bot.storage.postgres import SHARD_COUNT_LOCK, PostgresBackend, PostgresConn
 from bot.storage.sqlite import SqliteBackend
 from bot.storage.storage import DATABASE_ERRORS, Storage, is_postgres_url, proof
 
@@ -93,6 +93,15 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
         await source.close()
 
 
+BOT_RUNNING_SQL = (
+    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    " AND classid = $1 AND objsubid = 2)"
+)
+"""Whether a bot process runs on this database: every one holds its SHARD_COUNT lock while it lives
+(`PostgresBackend.claim`, also when it is not sharded)."""
+
+
 async def _copy(source: Storage, target: Storage) -> Summary:
     src, dst = source._backend, target._backend
     assert isinstance(src, SqliteBackend) and isinstance(dst, PostgresBackend)
@@ -113,6 +122,9 @@ async def _copy(source: Storage, target: Storage) -> Summary:
     async with dst.pool.acquire() as pg, pg.transaction():
         # No bot may write while the copy runs; the lock also makes the emptiness check final.
         await pg.execute(f"LOCK TABLE {', '.join(TABLES)} IN ACCESS EXCLUSIVE MODE")
+        if await pg.fetchval(BOT_RUNNING_SQL, SHARD_COUNT_LOCK):
+            # Started on the empty target, it would not serve the copied tables until a restart.
+            raise MigrationRefused("a bot is running on the PostgreSQL database: stop it first")
         for table in TABLES:
             if await pg.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                 raise MigrationRefused(f"the PostgreSQL database is not empty (table {table} has rows)")

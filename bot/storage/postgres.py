@@ -41,7 +41,15 @@ from bot.storage.sql import Backend, Body, Conn, Row, Statement
 
 log = logging.getLogger(__name__)
 
-__all__ = ["MIGRATION_LOCK", "SHARD_LOCK", "PostgresBackend", "PostgresConn", "migrate", "to_dollar"]
+__all__ = [
+    "MIGRATION_LOCK",
+    "SHARD_COUNT_LOCK",
+    "SHARD_LOCK",
+    "PostgresBackend",
+    "PostgresConn",
+    "migrate",
+    "to_dollar",
+]
 
 # Advisory lock keys, fixed for this application: one for migrations (a transaction lock, so two
 # processes starting together never apply a migration twice), one namespace for shards, one for the

@@ -171,6 +171,24 @@ async def test_a_file_a_bot_is_running_on_is_not_copied(
     assert later.returncode == 0, later.stderr
 
 
+async def test_a_postgresql_a_bot_is_running_on_is_not_copied_into(
+    tmp_path: Path, pg: Database, clock: FakeClock
+) -> None:
+    # A bot already started on the (still empty) target holds its shards: the copied tables would have
+    # no owner it serves until its restart, and it may write between the check and the copy.
+    source = tmp_path / "poker.sqlite3"
+    await played(source, clock)
+    async with await Storage.open(pg.target) as bot:
+        await bot.claim_tables((0,), 1)  # what a bot running on PostgreSQL holds (bot/client.py)
+        done = run("--sqlite", str(source), "--postgres", pg.target)
+        assert done.returncode == 1 and "a bot is running on the PostgreSQL database" in done.stderr, (
+            done.stderr
+        )
+        assert await bot.open_tables() == []  # nothing copied
+    later = run("--sqlite", str(source), "--postgres", pg.target)
+    assert later.returncode == 0, later.stderr
+
+
 async def test_a_refused_copy_leaves_a_running_bots_schema_as_it_was(tmp_path: Path, pg: Database) -> None:
     # A bot one version behind runs on the file: the refused tool must not have upgraded its schema
     # first (that bot's next start would find a database newer than itself and stop).
