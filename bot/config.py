@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from bot.storage import MAX_CHIPS
 from bot.storage.storage import is_postgres_url
+from engine.italian import grouped
 
 __all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
 
@@ -164,7 +165,7 @@ def _chips(raw: str, name: str, *, default: int, allow_zero: bool) -> int:
         value = -1
     if value < 0 or (value == 0 and not allow_zero) or value > MAX_CHIPS:
         least = 0 if allow_zero else 1
-        most = f"{MAX_CHIPS:,}".replace(",", ".")
+        most = grouped(MAX_CHIPS)
         raise ConfigError(f"{name} deve essere un numero intero di fiches, da {least} a {most}, non «{raw}».")
     return value
 

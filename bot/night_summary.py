@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -32,6 +33,8 @@ __all__ = [
     "summary_embed",
     "summary_message",
 ]
+
+log = logging.getLogger(__name__)
 
 CHART_FILE = "riepilogo.png"
 MAX_CHART_ROWS = 25
@@ -74,7 +77,8 @@ def summary_embed(night: TableSessionSummary, *, closed: bool) -> discord.Embed:
                 )
             )
             if sum(len(x) + 1 for x in lines) + len(line) > _LINE_LIMIT:
-                lines.append(f"… e altri {len(night.players) - i} giocatori.")
+                more = len(night.players) - i
+                lines.append("… e un altro giocatore." if more == 1 else f"… e altri {more} giocatori.")
                 break
             lines.append(line)
     else:
@@ -138,6 +142,10 @@ async def summary_message(
         return NightMessage(embed, [])
     names = await display_names(client, [p.user_id for p in night.players])
     rows = chart_rows(night, names)
-    png = await asyncio.to_thread(results_chart_png, rows, title="Risultati della serata")
+    try:
+        png = await asyncio.to_thread(results_chart_png, rows, title="Risultati della serata")
+    except Exception:  # the chart is a nicety: the summary goes out without it
+        log.exception("The night's chart could not be drawn")
+        return NightMessage(embed, [])
     embed.set_image(url=f"attachment://{CHART_FILE}")
     return NightMessage(embed, [discord.File(io.BytesIO(png), filename=CHART_FILE)])

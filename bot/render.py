@@ -41,6 +41,7 @@ from engine.events import (
     StackReleased,
     StreetStarted,
 )
+from engine.italian import chips, chips_return
 from engine.levels import level_name
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.ranking import Ranking, evaluate
@@ -110,12 +111,6 @@ def mention(user_id: int) -> str:
     if is_computer(user_id):
         return computer_name(user_id)
     return f"<@{user_id}>"
-
-
-def chips(amount: int) -> str:
-    """``1.250 fiches``: Italian thousands separator, and the singular for one chip."""
-    number = f"{amount:,}".replace(",", ".")
-    return f"{number} {'fiche' if amount == 1 else 'fiches'}"
 
 
 def variant_name(variant: Variant | str) -> str:
@@ -350,7 +345,11 @@ def result_lines(events: Iterable[Event], board: Sequence[Card] = ()) -> list[st
         lines.append(f"Carte in tavola: {format_cards(board)}.")
     for event in shown:
         if isinstance(event, HandStarted) and event.carried:
-            lines.append(f"Nel piatto c'erano {chips(event.carried)} rimaste dalla mano prima.")
+            lines.append(
+                "Nel piatto c'era 1 fiche rimasta dalla mano prima."
+                if event.carried == 1
+                else f"Nel piatto c'erano {chips(event.carried)} rimaste dalla mano prima."
+            )
         elif isinstance(event, _RESULT_EVENTS) and (text := event_text(event)):
             lines.append(text)
     return lines
@@ -519,7 +518,11 @@ def event_text(event: Event) -> str | None:
         case DiscardsReshuffled():
             return f"Il mazzo è finito: {event.count} carte scartate vengono rimescolate."
         case BetReturned():
-            return f"{chips(event.amount)} non chiamate tornano a {mention(event.player)}."
+            return (
+                f"1 fiche non chiamata torna a {mention(event.player)}."
+                if event.amount == 1
+                else f"{chips(event.amount)} non chiamate tornano a {mention(event.player)}."
+            )
         case HandShown():
             return f"{mention(event.player)} mostra {format_cards(event.cards)}: {event.hand}."
         case HandMucked():
@@ -553,7 +556,7 @@ def event_text(event: Event) -> str | None:
             why = "ha finito le fiches e lascia" if event.busted else "lascia"
             return f"{mention(event.player)} {why} il tavolo."
         case StackReleased():
-            return f"{chips(event.amount)} tornano nel saldo di {mention(event.player)}."
+            return f"{chips_return(event.amount)} nel saldo di {mention(event.player)}."
         case PlayerSatOut():
             why = " per i tempi scaduti" if event.timeouts else ""
             return f"{mention(event.player)} resta fuori dal gioco{why}."

@@ -321,8 +321,8 @@ class Sessions:
             raise UserError(not_your_turn(live.table.to_act))
         legal = session.legal_for(player, kind)
         if legal is None:
-            words = ", ".join(str(la.kind) for la in live.table.legal_actions())
-            raise UserError(f"Adesso non puoi dire «{kind}»: puoi dire {words}.")
+            words = ", ".join(la.kind.word for la in live.table.legal_actions())
+            raise UserError(f"Adesso non puoi dire «{kind.word}»: puoi dire {words}.")
         hand = live.table.hand_number
         if kind is ActionKind.CAMBIO:
             cards = live.table.cards_of(player)

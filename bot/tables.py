@@ -38,6 +38,7 @@ from engine.actions import Action
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.events import Event, StackReleased
+from engine.italian import grouped
 from engine.options import TableOptions, Variant
 from engine.table import Table, TableView
 
@@ -50,9 +51,7 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 
 NO_TABLE = "In questo canale non c'è un tavolo aperto: aprine uno con /tavolo nuovo."
 TOO_MANY_CHIPS = (
-    f"Al tavolo ci sarebbero troppe fiches: in tutto ne può tenere al massimo {MAX_CHIPS:,}.".replace(
-        ",", "."
-    )
+    f"Al tavolo ci sarebbero troppe fiches: in tutto ne può tenere al massimo {grouped(MAX_CHIPS)}."
 )
 TABLE_EXISTS = "In questo canale c'è già un tavolo aperto: usa /tavolo stato per vederlo."
 SHUTTING_DOWN = "Il bot si sta spegnendo: riprova tra poco."

@@ -10,8 +10,9 @@ import discord
 
 from bot.computers import is_computer
 from bot.render import COLOUR, chips, mention, variant_name
+from engine.italian import chips_return
 from engine.options import Variant
-from engine.tournament import LevelUp, Phase, PlayerEliminated, Standing, Tournament
+from engine.tournament import LevelUp, PayoutStructure, Phase, PlayerEliminated, Standing, Tournament
 
 __all__ = [
     "announcement",
@@ -36,20 +37,30 @@ def _stakes(tournament: Tournament) -> str:
 
 def _ritmo(tournament: Tournament) -> str:
     ritmo = tournament.config.ritmo
-    unit = "minuti" if ritmo.by_time else "mani"
-    return f"un livello ogni {ritmo.every} {unit}"
+    if ritmo.every == 1:
+        return f"un livello ogni {'minuto' if ritmo.by_time else 'mano'}"
+    return f"un livello ogni {ritmo.every} {'minuti' if ritmo.by_time else 'mani'}"
+
+
+PAYOUT_WORDS = {
+    PayoutStructure.VINCITORE: "tutto al vincitore",
+    PayoutStructure.SESSANTACINQUE: "65% e 35%",
+    PayoutStructure.CINQUANTA: "50%, 30% e 20%",
+}
+"""The payouts as /torneo nuovo's choices name them (cogs/torneo.py), not by their stored values."""
 
 
 def _payout_line(tournament: Tournament) -> str:
     if tournament.structure is None:
         payout = tournament.config.payout
-        how = str(payout) if payout is not None else "secondo il numero di iscritti"
-        return f"Montepremi {chips(tournament.pool)}, ripartizione {how}."
+        how = PAYOUT_WORDS[payout] if payout is not None else "secondo il numero di iscritti"
+        return f"Montepremi {chips(tournament.pool)}, ripartizione: {how}."
+    structure = PAYOUT_WORDS[tournament.structure]
     prizes = [p for p in tournament.prizes() if p]
     if not prizes:
-        return f"Montepremi {chips(tournament.pool)} ({tournament.structure}): si gioca per la gloria."
+        return f"Montepremi {chips(tournament.pool)} ({structure}): si gioca per la gloria."
     paid = ", ".join(f"{ordinal(i)} {chips(p)}" for i, p in enumerate(prizes, start=1))
-    return f"Montepremi {chips(tournament.pool)} ({tournament.structure}): {paid}."
+    return f"Montepremi {chips(tournament.pool)} ({structure}): {paid}."
 
 
 def announcement(creator: int, tournament: Tournament) -> str:
@@ -87,7 +98,8 @@ def _final_places(tournament: Tournament) -> list[tuple[int, Standing]]:
 
 def winners_text(tournament: Tournament) -> str:
     """The final standings, best first."""
-    lines = [f"Torneo finito dopo {tournament.hands_played} mani. Classifica finale:"]
+    hands = tournament.hands_played
+    lines = [f"Torneo finito dopo {hands} {'mano' if hands == 1 else 'mani'}. Classifica finale:"]
     for place, standing in _final_places(tournament):
         prize = f": {chips(standing.prize)}" if standing.prize else ""
         lines.append(f"{ordinal(place)} {mention(standing.player)}{prize}")
@@ -153,7 +165,8 @@ def refund_text(refunds: Sequence[int], amount: int) -> str:
         return "Nessuna iscrizione da restituire."
     people = [p for p in refunds if not is_computer(p)]
     house = len(refunds) - len(people)
-    text = f"{chips(amount)} tornano nel saldo di {', '.join(mention(p) for p in people)}." if people else ""
+    text = f"{chips_return(amount)} nel saldo di {', '.join(mention(p) for p in people)}." if people else ""
     if house:
-        text += f" {chips(amount * house)} dei giocatori del computer tornano alla casa."
+        verb = "torna" if amount * house == 1 else "tornano"
+        text += f" {chips(amount * house)} dei giocatori del computer {verb} alla casa."
     return text.strip()

@@ -69,13 +69,14 @@ if TYPE_CHECKING:
     from bot.client import PokerBot
     from bot.session import DM
 
-__all__ = ["LiveTournament", "Tournaments"]
+__all__ = ["TOURNAMENT_HERE", "LiveTournament", "Tournaments"]
 
 log = logging.getLogger(__name__)
 
 NO_TOURNAMENT = "In questo canale non c'è un torneo: creane uno con /torneo nuovo."
 TOURNAMENT_EXISTS = "In questo canale c'è già un torneo: usa /torneo stato per vederlo."
 TABLE_HERE = "In questo canale c'è un tavolo aperto: il torneo va creato in un altro canale o thread."
+TOURNAMENT_HERE = "In questo canale c'è un torneo: il tavolo va aperto in un altro canale o thread."
 NOT_CREATOR = "Solo chi ha creato il torneo può farlo iniziare."
 CANCEL_REFUSED = "Solo chi ha creato il torneo o chi ha il permesso «Gestisci server» può annullarlo."
 CANCEL_STARTED = "Il torneo è già iniziato: non si può più annullare."

@@ -28,6 +28,7 @@ import discord
 from bot import render
 from engine.actions import ActionKind, LegalAction
 from engine.cards import Card, hand_order
+from engine.italian import grouped
 from engine.table import TableView
 
 __all__ = [
@@ -222,6 +223,24 @@ def table_view(
     return Components(_rows(words) + _rows(others))
 
 
+LABEL_LIMIT = 45
+"""Discord's limit on a text field's label."""
+
+
+def _amount_label(legal: LegalAction) -> str:
+    """The legal range as the field's label: the longest wording that fits, never a cut one. A raise
+    is counted above the call (the engine's amount), which the label says while it fits."""
+    low, high = grouped(legal.min), grouped(legal.max)
+    if legal.min == legal.max:
+        wordings = [f"Solo {render.chips(legal.min)}", f"Solo {low}"]
+    else:
+        span = f"{low}–{high}"
+        above = [f"Sopra la chiamata: {span} fiches", f"Sopra la chiamata: {span}"]
+        wordings = [*(above if legal.kind is ActionKind.RILANCIO else []), f"Da {low} a {high} fiches"]
+        wordings += [f"{span} fiches", span]
+    return next(w for w in wordings if len(w) <= LABEL_LIMIT)
+
+
 def amount_modal(legal: LegalAction, *, table_id: int, hand: int, turn: int) -> discord.ui.Modal:
     """Ask for an amount, with the legal range in the field's label."""
     word = LABELS[legal.kind]
@@ -230,17 +249,9 @@ def amount_modal(legal: LegalAction, *, table_id: int, hand: int, turn: int) -> 
         custom_id=custom_id(table_id, hand, f"m:{legal.kind.value}", turn),
         timeout=None,
     )
-    if legal.min == legal.max:
-        label = f"Solo {render.chips(legal.min)}"
-    else:
-        label = f"Da {render.chips(legal.min)} a {render.chips(legal.max)}"
-    if legal.kind is ActionKind.RILANCIO:
-        label = f"Rilancio sopra la chiamata: {label[0].lower()}{label[1:]}"
-    if len(label) > 45:
-        label = f"Da {legal.min} a {legal.max} fiches"
     modal.add_item(
         discord.ui.TextInput(
-            label=label[:45],
+            label=_amount_label(legal),
             custom_id=AMOUNT_FIELD,
             placeholder="un numero, oppure cip, piatto o tutto",
             default=str(legal.min),

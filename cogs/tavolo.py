@@ -20,14 +20,16 @@ from discord.ext import commands
 from bot import choices, computers, night_summary, render
 from bot.errors import UserError
 from bot.i18n import T, localized_options
-from bot.session import DM, channel_of, public_answer
+from bot.session import DM, TOURNAMENT_NEXT, channel_of, public_answer
 from bot.storage import MAX_CHIPS
 from bot.table_settings import TableSettings
 from bot.tables import TABLE_EXISTS, LiveTable, check_cash
+from bot.tournaments import TOURNAMENT_HERE
 from bot.tree import guild_id_of
 from bot.turn_calls import parse_ping_after
 from cogs.busy import busy_channel
 from engine.events import Event, PlayerLeft, StackReleased
+from engine.italian import chips_return
 from engine.options import TableOptions
 
 if TYPE_CHECKING:
@@ -130,6 +132,8 @@ class Tavolo(
         settings = TableSettings(ping_after=parse_ping_after(avviso), max_computers=max_computer)
         channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id) as existing:
+            if self.bot.tournaments.get(channel_id) is not None:  # its pool holds the channel's slot
+                raise UserError(TOURNAMENT_HERE)
             if existing is not None:
                 raise UserError(TABLE_EXISTS)
             live = await self.bot.tables.create(
@@ -178,7 +182,7 @@ class Tavolo(
                 # Only when the ledger could not pay him at once (bot/tables.py).
                 text = f"{who} lascia il tavolo: le sue fiches tornano nel saldo alla fine della mano."
             else:
-                text = f"{who} lascia il tavolo: {render.chips(paid)} tornano nel suo saldo."
+                text = f"{who} lascia il tavolo: {chips_return(paid)} nel suo saldo."
             if events:  # the session first: the change is made, whatever happens to the answer
                 dms = self.bot.sessions.of(live).record(events)
             shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]
@@ -198,8 +202,16 @@ class Tavolo(
 
     @app_commands.command(name=T("stato"), description=T("Mostra il tavolo di questo canale"))
     async def stato(self, interaction: discord.Interaction) -> None:
-        live = self.bot.sessions.require(channel_of(interaction)).live
-        embed = render.table_embed(live.view(), live.options, creator_id=live.creator_id)
+        session = self.bot.sessions.require(channel_of(interaction))
+        live, tournament = session.live, session.live.tournament
+        embed = render.table_embed(
+            live.view(),
+            live.options,
+            creator_id=live.creator_id if tournament is None else None,  # nobody closes a tournament's
+            next_hand=None if tournament is None else TOURNAMENT_NEXT[tournament.goes_on()],
+        )
+        if tournament is not None:
+            embed.title = session.hand_title or tournament.title()
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name=T("regole"), description=T("Le regole di questo tavolo"))
@@ -231,9 +243,11 @@ class Tavolo(
     async def riepilogo(self, interaction: discord.Interaction) -> None:
         live = self.bot.sessions.require(channel_of(interaction)).live
         check_cash(live)  # a tournament's night is its standings (/torneo stato), not a table's
+        # Read before the public acknowledgement: a failure here is answered privately, while the
+        # first follow-up of a public "thinking" would become that public message.
+        night = await self.bot.storage.table_summary(live.id)
         # Names for the chart are asked of Discord and the chart is drawn: acknowledge first.
         await interaction.response.defer(thinking=True)
-        night = await self.bot.storage.table_summary(live.id)
         message = await night_summary.summary_message(self.bot, night, closed=False)
         await interaction.followup.send(embed=message.embed, files=message.files, allowed_mentions=NO_PINGS)
 
@@ -284,7 +298,7 @@ class Tavolo(
             if paid is None:
                 text = f"{name} lascia il tavolo: le sue fiches tornano alla casa alla fine della mano."
             else:
-                text = f"{name} lascia il tavolo: {render.chips(paid)} tornano alla casa."
+                text = f"{name} lascia il tavolo: {chips_return(paid)} alla casa."
             if events:  # the session first: the change is made, whatever happens to the answer
                 dms = self.bot.sessions.of(live).record(events)
             shown = [e for e in events if not isinstance(e, StackReleased | PlayerLeft)]

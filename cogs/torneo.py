@@ -22,6 +22,7 @@ from bot.storage import MAX_CHIPS
 from bot.tournaments import CANCEL_REFUSED, NOT_CREATOR, LiveTournament
 from bot.tree import guild_id_of
 from cogs.busy import busy_channel
+from engine.italian import chips_return
 from engine.options import Limit, TableOptions, Variant
 from engine.tournament import PayoutStructure, Ritmo, RitmoUnit, Schedule, ScheduleKind, TournamentConfig
 from engine.tournament.structure import default_schedule, default_stack
@@ -152,7 +153,7 @@ class Torneo(
             await self.bot.tournaments.unregister(run, interaction.user.id)
             buy_in = run.tournament.config.buy_in
             text = f"{render.mention(interaction.user.id)} si ritira dal torneo"
-            text += f": {render.chips(buy_in)} tornano nel suo saldo." if buy_in else "."
+            text += f": {chips_return(buy_in)} nel suo saldo." if buy_in else "."
             await public_answer(interaction, self.bot, content=text)
 
     @app_commands.command(name=T("inizia"), description=T("Fai iniziare il torneo (chi l'ha creato)"))

@@ -27,6 +27,12 @@ class ActionKind(StrEnum):
     BUIO = "buio"
     CONTROBUIO = "controbuio"
 
+    @property
+    def word(self) -> str:
+        """The word as players say it and type it (/paròl): the value without its accent is the
+        machine name, kept for custom ids, stored histories and the command-line tools."""
+        return "paròl" if self is ActionKind.PAROL else self.value
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from engine.events import (
     PotUpdated,
     Street,
 )
+from engine.italian import chips
 from engine.options import Limit
 from engine.pots import layers
 from engine.table import Table
@@ -60,10 +61,6 @@ def shared_legal(kind: ActionKind, low: int = 0, high: int = 0) -> LegalAction:
 
 _PASSO_LEGAL = shared_legal(_PASSO)
 _PAROL_LEGAL = shared_legal(_PAROL)
-
-
-def _chips(n: int) -> str:
-    return "1 fiche" if n == 1 else f"{n} fiches"
 
 
 class BettingTable(Table):
@@ -237,7 +234,7 @@ class BettingTable(Table):
         if kind is _VEDO or kind is _BUIO or kind is _CONTROBUIO:
             if action.amount is not None and action.amount != match.min:
                 raise AmountOutOfRange(
-                    f"L'importo è fisso: {_chips(match.min)}.", minimum=match.min, maximum=match.min
+                    f"L'importo è fisso: {chips(match.min)}.", minimum=match.min, maximum=match.min
                 )
             return match.min
         amount = action.amount
@@ -248,15 +245,15 @@ class BettingTable(Table):
         low, high = match.min, match.max
         if amount < low:
             word = "il rilancio minimo" if kind is _RILANCIO else "la puntata minima"
-            raise AmountOutOfRange(f"Troppo poco: {word} è di {_chips(low)}.", minimum=low, maximum=high)
+            raise AmountOutOfRange(f"Troppo poco: {word} è di {chips(low)}.", minimum=low, maximum=high)
         if amount > high:
             facing = self._cur_bet - self._bet[seat]
             if amount + (facing if kind is _RILANCIO else 0) > self._stack[seat]:
                 message = f"Non hai abbastanza fiches: ne hai {self._stack[seat]}."
             elif self._limit is _FISSO:
-                message = f"A limite fisso l'importo è {_chips(high)}."
+                message = f"A limite fisso l'importo è {chips(high)}."
             else:
-                message = f"Troppo: al massimo puoi mettere {_chips(high)} (il limite del piatto)."
+                message = f"Troppo: al massimo puoi mettere {chips(high)} (il limite del piatto)."
             raise AmountOutOfRange(message, minimum=low, maximum=high)
         return amount
 

@@ -30,6 +30,11 @@ class Limit(StrEnum):
     NOLIMIT = "nolimit"
     FISSO = "fisso"
 
+    @property
+    def words(self) -> str:
+        """As players name it (and the bot's choices: «Pot limit»), not its stored value."""
+        return {"potlimit": "pot limit", "nolimit": "no limit"}.get(self.value, self.value)
+
 
 class Mazzo(StrEnum):
     AUTO = "auto"
@@ -86,7 +91,7 @@ class TableOptions:
                 f"Il limite «{limite}» non esiste: scegli fisso, potlimit o nolimit."
             ) from None
         if limite not in _ALLOWED_LIMITS[variant]:
-            allowed = ", ".join(sorted(str(x) for x in _ALLOWED_LIMITS[variant]))
+            allowed = ", ".join(sorted(x.words for x in _ALLOWED_LIMITS[variant]))
             raise InvalidOptions(f"Nella variante {variant} il limite può essere solo: {allowed}.")
         object.__setattr__(self, "limite", limite)
         try:

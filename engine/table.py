@@ -527,8 +527,9 @@ class Table:
                 break
         else:
             words = tuple([str(la.kind) for la in legal])
+            said = ", ".join(la.kind.word for la in legal)
             raise IllegalAction(
-                f"Adesso non puoi dire «{kind}»: puoi dire {', '.join(words)}.", kind=str(kind), legal=words
+                f"Adesso non puoi dire «{kind.word}»: puoi dire {said}.", kind=str(kind), legal=words
             )
         # Only the words without an amount (passo, parol, servito) have a zero range: the amount
         # check, which would return 0 for them whatever was given, is skipped.

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from bot.storage.errors import BonusNotReady, InsufficientChips, UnknownPlayer
 from bot.storage.models import HandSummary, LeaderRow, LedgerEntry, PlayerHistory
 from bot.storage.sql import Conn, Statement
+from engine.italian import chips
 
 __all__ = [
     "BONUS_INTERVAL",
@@ -180,7 +181,7 @@ async def debit(conn: Conn, guild_id: int, user_id: int, amount: int) -> None:
     if have is None:
         raise UnknownPlayer("Questo giocatore non ha ancora un conto su questo server.")
     raise InsufficientChips(
-        f"Non hai abbastanza fiches: ne servono {amount} e il tuo saldo è {have}.",
+        f"Non hai abbastanza fiches: ne servono {chips(amount)} e il tuo saldo è di {chips(have)}.",
         balance=have,
         needed=amount,
     )

@@ -14,6 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from engine.errors import EngineError
+from engine.italian import grouped
 from engine.options import Variant
 
 __all__ = [
@@ -55,8 +56,8 @@ class Level:
     def describe(self, variant: Variant) -> str:
         """One Italian line for the table message: "livello 3: cip 20, invito 20"."""
         if blinds_variant(variant):
-            return f"livello {self.number}: bui {self.piccolo_buio}/{self.cip}"
-        return f"livello {self.number}: cip {self.cip}, invito {self.invito}"
+            return f"livello {self.number}: bui {grouped(self.piccolo_buio)}/{grouped(self.cip)}"
+        return f"livello {self.number}: cip {grouped(self.cip)}, invito {grouped(self.invito)}"
 
 
 class ScheduleKind(StrEnum):
