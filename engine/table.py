@@ -796,7 +796,19 @@ class Table:
                 home[self._pid[s] or 0] += share
             self._carried = 0
         elif carried:
-            raise NotEnoughPlayers("Non c'è nessuno a cui restituire il piatto.")
+            # Everyone left while the pot was carried: a leaver gave up his share to those still seated,
+            # and nobody is; it goes back to whoever put it in, in proportion (odd chips one each, in
+            # the order they first put chips in).
+            contributors = [p for p, amount in self._carried_by.items() if amount > 0]
+            if not contributors:
+                raise NotEnoughPlayers("Non c'è nessuno a cui restituire il piatto.")
+            total = sum(self._carried_by[p] for p in contributors)
+            back = {p: carried * self._carried_by[p] // total for p in contributors}
+            for p in contributors[: carried - sum(back.values())]:
+                back[p] += 1
+            for p, share in back.items():
+                home[p] = home.get(p, 0) + share
+            self._carried = 0
         for s in seated:
             self._pid[s] = None
             self._stack[s] = 0

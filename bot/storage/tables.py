@@ -511,11 +511,12 @@ async def close_table(
         raise _mismatch("i pagamenti devono restituire esattamente le fiches sul tavolo")
     # A computer's share of a carried pot goes to his seat first: all of a computer's chips leave
     # through his seat (they go back to the house's one balance, which cannot tell computers apart),
-    # so the night's summary reads what he took back there (stats.table_summary).
+    # so the night's summary reads what he took back there (stats.table_summary). One who left before
+    # (everyone left while the pot was carried) has no seat: his share goes straight to the house.
     shares = {
-        u: amount - seats.get(u, 0)
+        u: amount - seats[u]
         for u, amount in sorted(payouts.items())
-        if is_computer(u) and amount > seats.get(u, 0)
+        if is_computer(u) and u in seats and amount > seats[u]
     }
     if shares:
         to_seats = [Entry("seat", share, user_id=u, table_id=table_id) for u, share in shares.items()]

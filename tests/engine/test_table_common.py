@@ -307,6 +307,21 @@ def test_close_splits_the_carried_pot_in_proportion() -> None:
     assert home == {2: 1002, 3: 1002, 4: 1001}
 
 
+def test_close_of_a_table_everyone_left_gives_the_carried_pot_back_to_who_put_it_in() -> None:
+    # House rule (docs/rules.md §5.1): a leaver gives up his share to the players still seated; when
+    # nobody is left, the pot goes back to its contributors, so that the table can still be closed.
+    table = make_table(invito=5)
+    for _ in range(2):  # dealers 1 and 2 each put a 5-chip invito in; everybody says paròl
+        table.start_hand()
+        while table.hand_running:
+            act(table, table.to_act or 0, K.PASSO)
+    assert table.public_view().carried == 10
+    for player in (1, 2, 3, 4):
+        table.leave(player)
+    assert table.close() == {1: 5, 2: 5}
+    assert table.public_view().carried == 0
+
+
 def test_legal_actions_give_the_amount_ranges() -> None:
     table = make_table("texas", players=3, limite="nolimit")
     assert table.legal_actions() == ()

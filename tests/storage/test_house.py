@@ -132,3 +132,23 @@ async def test_computers_come_back_from_a_restart_in_the_order_they_sat(storage:
     await storage.buy_in(table, PINA, 300, level="esperto")  # seated again: now the last one
     assert list((await storage.computer_levels(table)).items()) == [(GINO, "esperto"), (PINA, "esperto")]
     assert await storage.check() == []
+
+
+async def test_a_carried_pot_closed_after_everyone_left_pays_a_computers_share_to_the_house(
+    storage: Storage, db: Database
+) -> None:
+    # Everyone left while the pot was carried (engine: it goes back to who put it in): a computer
+    # who put chips in has no seat any more, so his share goes straight to the house's balance.
+    table = await storage.create_table(GUILD, CHANNEL, ALICE, "italiana", {}, state_of({}))
+    await storage.buy_in(table, ALICE, 300)
+    await storage.buy_in(table, GINO, 300, level="facile")
+    start = {ALICE: 300, GINO: 300}
+    hand = await storage.begin_hand(table, start, 0, state_of(start))
+    end = {ALICE: 290, GINO: 290}  # both said paròl: 20 carried
+    await storage.finish_hand(table, hand, end, 20, state_of(end), {"n": 1})
+    assert await storage.cash_out(table, GINO, state_of({ALICE: 290})) == 290
+    assert await storage.cash_out(table, ALICE, state_of({})) == 290
+    await storage.close_table(table, {ALICE: 10, GINO: 10})
+    assert await storage.balance(GUILD, ALICE) == STARTING
+    assert await storage.house_balance(GUILD) == STARTING
+    assert await storage.check() == []
