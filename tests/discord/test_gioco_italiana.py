@@ -53,7 +53,7 @@ async def test_a_full_italiana_hand_with_four_players(harness: Any) -> None:
     modal = await harness.click(dave, game.message, label="Rilancio…")
     assert modal.modal is not None
     field = modal.modal["components"][0]["components"][0]
-    assert field["label"] == "Da 10 a 30 fiches", field
+    assert field["label"] == "Sopra la chiamata: 10–30 fiches", field
     await game.submit(dave, modal, {"importo": "20"})
     assert "rilancia 20 fiches" in game.message.content
     await game.click(alice, "Vedo 30 fiches")
