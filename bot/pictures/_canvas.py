@@ -28,6 +28,7 @@ __all__ = [
     "Color",
     "fit_text",
     "font",
+    "one_line",
     "text_width",
     "to_png",
 ]
@@ -68,12 +69,19 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 def text_width(text: str, size: int) -> int:
     """The advance width of ``text`` in pixels, remembered: the same names and categories are
     measured at every showdown of a table, twice each (the layout, then the fitting)."""
-    return int(_MEASURE.textlength(text, font=font(size)) + 0.999)
+    return int(_MEASURE.textlength(one_line(text), font=font(size)) + 0.999)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of white space (line breaks and tabs too) made one space: a name is
+    drawn on one line, and Pillow refuses to measure a text of several."""
+    return " ".join(text.split())
 
 
 def fit_text(text: str, size: int, max_width: int) -> str:
-    """``text`` cut with an ellipsis so that it fits in ``max_width`` pixels: a very long display
-    name must not push the cards off a picture."""
+    """``text`` on one line, cut with an ellipsis so that it fits in ``max_width`` pixels: a very long
+    display name must not push the cards off a picture."""
+    text = one_line(text)
     if text_width(text, size) <= max_width:
         return text
     low, high = 0, len(text)

@@ -277,6 +277,16 @@ def test_a_longer_name_widens_the_showdown_and_is_cut_when_too_long() -> None:
     assert longest.width < 700  # cut with an ellipsis rather than pushing the cards away
 
 
+def test_a_name_with_a_line_break_is_drawn_on_one_line() -> None:
+    # Names come from Discord (or a computer's table): whatever they hold, a picture is drawn, never
+    # refused with Pillow's "can't measure length of multiline text".
+    cards = parse_cards("Ah Ad Kc Ks 7h")
+    odd = "Anna\nBruno\tCarla\r"
+    assert _open(showdown_png([ShowdownRow(odd, cards, "doppia\ncoppia")])).width > 0
+    assert _open(results_chart_png([ResultRow(odd, 10), ResultRow("Dario", -10)])).width > 0
+    assert _open(standings_png([StandingRow(1, odd, 500)], title="Classifica")).width > 0
+
+
 def _text_area(image: Image.Image, row: int) -> bytes:
     top = MARGIN + row * SHOWDOWN_ROW_HEIGHT
     return image.crop((MARGIN, top, MARGIN + 140, top + SHOWDOWN_ROW_HEIGHT // 2)).tobytes()
