@@ -123,7 +123,7 @@ async def test_a_failed_riepilogo_is_answered_privately(harness: Any, monkeypatc
 
 def test_the_raise_modal_keeps_over_the_call_and_the_thousands_separator() -> None:
     modal = views.amount_modal(LegalAction(ActionKind.RILANCIO, 20, 1980), table_id=1, hand=1, turn=1)
-    label = modal.children[0].label  # type: ignore[attr-defined]
+    label = modal.to_components()[0]["components"][0]["label"]
     # It once read: "Da 20 a 1980 fiches": the "sopra la chiamata" meaning and the separator are dropped.
     assert "1.980" in label and "chiamata" in label, label
 
