@@ -50,6 +50,9 @@ SHARDS_LOST = (
     "to claim them again"
 )
 # Gateway close codes that no reconnection can fix: the shard settings must change.
+DOTENV_UNREADABLE = (
+    "Il file .env non si legge: salvalo come testo UTF-8 (una riga NOME=valore per impostazione)."
+)
 SHARD_CLOSE_CODES = {4010: INVALID_SHARD, 4011: SHARDING_REQUIRED}
 
 
@@ -139,7 +142,11 @@ async def run(settings: Settings) -> int:
 def main() -> int:
     # The working directory's .env (where `make run` starts), never one found by walking up from
     # this file: that search would pick up a developer's real token during tests.
-    load_dotenv(Path.cwd() / ".env")
+    try:
+        load_dotenv(Path.cwd() / ".env")
+    except (UnicodeDecodeError, OSError):  # Latin-1 or UTF-16 from an editor, a folder named .env
+        print(DOTENV_UNREADABLE, file=sys.stderr)
+        return EXIT_CONFIG
     try:
         settings = Settings.from_env(os.environ)
     except ConfigError as exc:

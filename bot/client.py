@@ -24,7 +24,7 @@ from bot.errors import StartupError
 from bot.i18n import EnglishTranslator
 from bot.logging_setup import quiet_chatty_loggers
 from bot.sessions import Sessions
-from bot.storage import DATABASE_ERRORS, ShardBusy, Storage
+from bot.storage import DATABASE_ERRORS, SchemaTooNew, ShardBusy, Storage
 from bot.tables import TableRegistry
 from bot.tournaments import Tournaments
 from bot.tree import PokerTree
@@ -115,13 +115,14 @@ class PokerBot(commands.Bot):
             raise StartupError(
                 f"{exc} Ferma l'altro processo, oppure usa PostgreSQL (DATABASE_URL) per averne più d'uno."
             ) from exc
+        except SchemaTooNew as exc:
+            raise StartupError(
+                f"Il database {self._database_named()} è di una versione più nuova del bot (schema "
+                f"{exc.version}, questo bot arriva alla {exc.latest}): aggiorna il bot, oppure rimetti il "
+                "backup fatto prima dell'aggiornamento."
+            ) from exc
         except DATABASE_ERRORS as exc:
-            where = (  # never the URL itself: it may hold the password
-                "PostgreSQL (DATABASE_URL)"
-                if settings.database_url
-                else f"«{settings.database_path}» (DATABASE_PATH)"
-            )
-            raise StartupError(f"Non riesco ad aprire il database {where}: {exc}.") from exc
+            raise StartupError(f"Non riesco ad aprire il database {self._database_named()}: {exc}.") from exc
         shards = await self._claim_tables()
         cancelled = await self.storage.recover(**shards)
         if cancelled:
@@ -139,6 +140,12 @@ class PokerBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+
+    def _database_named(self) -> str:
+        """The database for an operator's sentence: never the URL itself, which may hold the password."""
+        if self.settings.database_url:
+            return "PostgreSQL (DATABASE_URL)"
+        return f"«{self.settings.database_path}» (DATABASE_PATH)"
 
     async def _claim_tables(self) -> dict[str, Any]:
         """Take this process's shards in the database and own their tables; return the selection

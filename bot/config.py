@@ -66,6 +66,8 @@ class Settings:
             raise ConfigError(NO_TOKEN)
         if any(ch.isspace() for ch in token):
             raise ConfigError("DISCORD_TOKEN non è valido: un token di Discord non contiene spazi.")
+        if not token.isprintable():
+            raise ConfigError("DISCORD_TOKEN non è valido: contiene caratteri di controllo.")
 
         dev_guild_id: int | None = None
         if raw := get("DEV_GUILD_ID"):
@@ -100,16 +102,24 @@ class Settings:
                     "DATABASE_URL ha una porta che non è un numero da 1 a 65535: "
                     "postgresql://utente:password@host:5432/database."
                 ) from None
+            host = urlsplit(database_url).hostname
+            if host is not None and not _host_ok(host):  # no host: asyncpg's default (local socket)
+                raise ConfigError(
+                    "DATABASE_URL ha un nome di host non valido (per esempio due punti di fila): "
+                    "postgresql://utente:password@host:5432/database."
+                )
 
         api_base = get("DISCORD_API_BASE") or None
-        if api_base is not None and not api_base.startswith(("http://", "https://")):
+        if api_base is not None and not _address_ok(api_base, ("http", "https")):
             raise ConfigError(
-                f"DISCORD_API_BASE deve essere un indirizzo http:// o https://, non «{api_base}»."
+                "DISCORD_API_BASE deve essere un indirizzo http:// o https:// con un host (e una porta "
+                f"da 1 a 65535), non «{api_base}»."
             )
         gateway_url = get("DISCORD_GATEWAY_URL") or None
-        if gateway_url is not None and not gateway_url.startswith(("ws://", "wss://")):
+        if gateway_url is not None and not _address_ok(gateway_url, ("ws", "wss")):
             raise ConfigError(
-                f"DISCORD_GATEWAY_URL deve essere un indirizzo ws:// o wss://, non «{gateway_url}»."
+                "DISCORD_GATEWAY_URL deve essere un indirizzo ws:// o wss:// con un host (e una porta "
+                f"da 1 a 65535), non «{gateway_url}»."
             )
 
         postgres = database_url is not None
@@ -154,6 +164,30 @@ class Settings:
         if self.shard_count is None:
             return ()
         return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+
+def _host_ok(host: str) -> bool:
+    """Whether a host name can be looked up at all: "db..example.com", a label over 63 characters or
+    one the IDNA codec refuses would otherwise come out of the driver as a traceback."""
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return False
+    return True
+
+
+def _address_ok(url: str, schemes: tuple[str, ...]) -> bool:
+    """An address of one of ``schemes`` with a host that can be looked up and, if given, a port from 1
+    to 65535: what aiohttp needs to connect at all."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return False
+    host = parts.hostname
+    if parts.scheme not in schemes or not host or port == 0:
+        return False
+    return _host_ok(host)
 
 
 def _chips(raw: str, name: str, *, default: int, allow_zero: bool) -> int:

@@ -19,6 +19,8 @@ from typing import Literal
 
 import aiosqlite
 
+from bot.storage.errors import SchemaTooNew
+
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "Dialect",
@@ -62,9 +64,7 @@ def pending(version: int, migrations: list[Migration]) -> list[Migration]:
     """The migrations above `version`, refusing a database newer than this bot."""
     latest = migrations[-1].version if migrations else 0
     if version > latest:
-        raise RuntimeError(
-            f"the database has schema version {version} but this bot knows only up to {latest}"
-        )
+        raise SchemaTooNew(version, latest)
     return [m for m in migrations if m.version > version]
 
 

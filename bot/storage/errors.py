@@ -21,6 +21,7 @@ __all__ = [
     "InvalidAmount",
     "LedgerMismatch",
     "NotSeated",
+    "SchemaTooNew",
     "ShardBusy",
     "StorageError",
     "TableAlreadyOpen",
@@ -119,3 +120,13 @@ class DatabaseUnreachable(Exception):
     """PostgreSQL could not be reached for a new connection (refused, timed out: the server is down or
     restarting). Not a refusal of the ledger, so no `StorageError`: one of the drivers' run-time
     failures (`DATABASE_FAILURES`), which the pool recovers from once the server is back."""
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer bot (the host went back to an older version): this one
+    must not touch tables it does not know. Not a `StorageError`: it stops the start-up."""
+
+    def __init__(self, version: int, latest: int) -> None:
+        super().__init__(f"the database has schema version {version} but this bot knows only up to {latest}")
+        self.version = version
+        self.latest = latest

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage.errors import ShardBusy
+from bot.storage.errors import SchemaTooNew, ShardBusy
 from bot.storage.postgres import SHARD_COUNT_LOCK, PostgresBackend, PostgresConn
 from bot.storage.sqlite import SqliteBackend
 from bot.storage.storage import DATABASE_ERRORS, Storage, is_postgres_url, proof
@@ -80,9 +80,15 @@ async def migrate_to_postgres(sqlite_path: Path, url: str) -> Summary:
         source = await Storage.open(sqlite_path, hold=True)
     except ShardBusy as exc:
         raise MigrationRefused(f"a bot is running on {sqlite_path}: stop it first") from exc
+    except SchemaTooNew as exc:
+        raise MigrationRefused(f"{sqlite_path} was written by a newer bot: {exc}") from exc
+    except DATABASE_ERRORS as exc:
+        raise MigrationRefused(f"{sqlite_path} cannot be opened as the bot's SQLite database: {exc}") from exc
     try:
         try:
             target = await Storage.open(url)
+        except SchemaTooNew as exc:
+            raise MigrationRefused(f"the PostgreSQL database was written by a newer bot: {exc}") from exc
         except _UNREACHABLE as exc:  # never the URL itself: it may hold the password
             raise MigrationRefused(f"PostgreSQL cannot be reached or refused us: {exc!r}") from exc
         try:

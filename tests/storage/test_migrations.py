@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.storage import Storage
+from bot.storage import SchemaTooNew, Storage
 from bot.storage.db import Dialect, Migration, connect, load_migrations, migrate, split_statements
 from bot.storage.postgres import migrate as migrate_postgres
 from tests.storage.conftest import ALICE, GUILD, Database
@@ -188,5 +188,6 @@ async def test_a_database_newer_than_the_bot_is_refused(db: Database) -> None:
         await db.execute("PRAGMA user_version = 99")
     else:
         await db.execute("INSERT INTO schema_version (version, name) VALUES (99, '0099_future.sql')")
-    with pytest.raises(RuntimeError, match="schema version 99"):
+    with pytest.raises(SchemaTooNew, match="schema version 99") as refused:
         await Storage.open(db.target)
+    assert refused.value.version == 99

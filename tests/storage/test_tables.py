@@ -79,7 +79,10 @@ async def test_buy_in_larger_than_the_balance_is_refused(storage: Storage, db: D
     before = await db.dump()
     with pytest.raises(InsufficientChips) as refused:
         await storage.buy_in(table, BOB, STARTING + 1, state_of({BOB: STARTING + 1}))
-    assert str(refused.value) == "Non hai abbastanza fiches: ne servono 1.001 fiches e il tuo saldo è di 1.000 fiches."
+    assert (
+        str(refused.value)
+        == "Non hai abbastanza fiches: ne servono 1.001 fiches e il tuo saldo è di 1.000 fiches."
+    )
     assert (refused.value.balance, refused.value.needed) == (STARTING, STARTING + 1)
     assert await db.dump() == before
 
