@@ -30,11 +30,13 @@ from typing import TYPE_CHECKING
 from bot.errors import UserError
 from bot.storage import STORAGE_FAILURES
 from bot.storage.ledger import is_computer
+from bot.table_settings import TableSettings
 from bot.tables import LiveTable
 from engine.actions import Action
 from engine.ai import HandLog, Level, decide
 from engine.errors import EngineError
 from engine.events import Event
+from engine.options import TableOptions
 
 if TYPE_CHECKING:
     from bot.sessions import Sessions
@@ -99,8 +101,13 @@ def free_id(live: LiveTable) -> int | None:
 
 def limit(live: LiveTable) -> int:
     """How many computer players may sit: the table's option, by default every seat but one."""
-    seats = live.options.max_seats - 1
-    chosen = live.settings.max_computers
+    return limit_of(live.options, live.settings)
+
+
+def limit_of(options: TableOptions, settings: TableSettings) -> int:
+    """`limit` of a table's options and settings (also told by /tavolo regole)."""
+    seats = options.max_seats - 1
+    chosen = settings.max_computers
     return seats if chosen is None else min(chosen, seats)
 
 

@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 import discord
 
 from bot.computers import is_computer
+from bot.computers import limit_of as computer_limit
 from bot.computers import name_of as computer_name
 from bot.storage import LeaderRow, LedgerEntry, PlayerHistory
+from bot.table_settings import TableSettings
 from engine.cards import Card, format_cards, hand_order, lowest_rank_for_deck
 from engine.events import (
     ActionTaken,
@@ -279,6 +281,9 @@ def table_embed(
             else "Pronti per la prossima mano: /tavolo inizia."
             if view.can_start
             else f"Servono almeno {view.variant.min_players} giocatori seduti per iniziare."
+            if len(view.seats) < view.variant.min_players
+            else f"Servono almeno {view.variant.min_players} giocatori in gioco per iniziare: chi è fuori "
+            "torna con /tavolo rientra."
         )
         if results:
             embed.add_field(
@@ -403,8 +408,9 @@ def cards_text(
     return "\n".join(lines)
 
 
-def rules_embed(options: TableOptions) -> discord.Embed:
-    """The rules of this table in a few lines, from its options (rules §2-§5)."""
+def rules_embed(options: TableOptions, settings: TableSettings | None = None) -> discord.Embed:
+    """The rules of this table in a few lines, from its options (rules §2-§5) and the bot's own
+    settings of it (computer players, turn calls)."""
     variant = options.variant
     embed = discord.Embed(title=f"Regole del tavolo: {variant_name(variant)}", colour=COLOUR)
     lines: list[str] = []
@@ -419,7 +425,7 @@ def rules_embed(options: TableOptions) -> discord.Embed:
                 "(4 giocatori: dal 7)"
             )
         lines += [
-            f"Da 2 a {variant.max_players} giocatori; {deck}.",
+            f"Da 2 a {options.max_seats} giocatori; {deck}.",
             "Cinque carte a testa; "
             + (
                 "il full batte il colore; a punti uguali il piatto si divide."
@@ -463,14 +469,34 @@ def rules_embed(options: TableOptions) -> discord.Embed:
             "vince la miglior combinazione di cinque carte su sette.",
             "A punti uguali il piatto si divide.",
         ]
+    at_the_draw = "" if variant is Variant.TEXAS else "al cambio è servito, "
     lines += [
         f"Tempo per ogni decisione: {options.timeout} secondi; chi non risponde fa paròl se può, "
-        "altrimenti passa; dopo due volte di fila resta fuori finché non torna.",
+        f"{at_the_draw}altrimenti passa; dopo due volte di fila resta fuori finché non torna.",
         "Chi va tutto dentro gioca solo i piatti a cui ha contribuito; nelle divisioni la fiche "
         "dispari va al primo vincitore alla sinistra del mazziere.",
     ]
+    if settings is not None:
+        lines += _settings_lines(settings, options)
     embed.description = "\n".join(f"• {line}" for line in lines)
     return embed
+
+
+def _settings_lines(settings: TableSettings, options: TableOptions) -> list[str]:
+    """What /tavolo nuovo's bot options (max_computer, avviso) say of this table."""
+    most = computer_limit(options, settings)
+    computers = (
+        f"Giocatori del computer (/tavolo computer): al massimo {most}."
+        if most
+        else "Giocatori del computer: nessuno a questo tavolo."
+    )
+    if settings.ping_after is None:
+        calls = "Avviso a chi deve parlare: nessuno."
+    elif settings.ping_after == 0:
+        calls = "Avviso a chi deve parlare: una menzione appena tocca a lui."
+    else:
+        calls = f"Avviso a chi deve parlare: una menzione dopo {settings.ping_after} secondi di silenzio."
+    return [computers, calls]
 
 
 # Events -----------------------------------------------------------------------------------------

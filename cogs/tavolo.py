@@ -217,7 +217,7 @@ class Tavolo(
     @app_commands.command(name=T("regole"), description=T("Le regole di questo tavolo"))
     async def regole(self, interaction: discord.Interaction) -> None:
         live = self.bot.sessions.require(channel_of(interaction)).live
-        await interaction.response.send_message(embed=render.rules_embed(live.options))
+        await interaction.response.send_message(embed=render.rules_embed(live.options, live.settings))
 
     @app_commands.command(
         name=T("chiudi"), description=T("Chiudi il tavolo: le fiches tornano nei saldi dei giocatori")

@@ -131,3 +131,17 @@ def test_the_raise_modal_keeps_over_the_call_and_the_thousands_separator() -> No
 def test_a_limit_the_variant_refuses_is_named_as_the_choices_name_it() -> None:
     with pytest.raises(InvalidOptions, match=r"può essere solo: pot limit\.$"):
         TableOptions.from_dict({"variant": "italiana", "limite": "fisso"})
+
+
+async def test_regole_states_the_computer_and_ping_options_of_this_table(harness: Any) -> None:
+    """/tavolo regole states the bot's options of the table too (max_computer, avviso), as the README
+    says: a table opened with max_computer 0 and avviso off refuses a computer player."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    opened = await harness.slash(alice, "tavolo nuovo", variante="italiana", max_computer=0, avviso="off")
+    assert not opened.ephemeral, opened.content
+    await harness.slash(alice, "tavolo siedi", buyin=300)
+    refused = await harness.slash(alice, "tavolo computer")
+    assert refused.ephemeral and "non possono sedersi giocatori del computer" in refused.content
+    text = (await harness.slash(bob, "tavolo regole")).text()
+    assert "computer" in text, text
+    assert "avvis" in text.lower() or "menzion" in text.lower(), text
