@@ -20,14 +20,8 @@ import discord
 from bot import render
 from bot.storage import StoredHand
 from engine.events import (
-    BetReturned,
     Event,
     HandEnded,
-    HandMucked,
-    HandShown,
-    OpeningShown,
-    PotAwarded,
-    PotCarried,
     PotUpdated,
     StreetStarted,
 )
@@ -49,9 +43,6 @@ MESSAGE_LIMIT = 5800
 """Below Discord's 6000 characters of embed text per message (titles and descriptions count)."""
 EMBEDS_PER_MESSAGE = 10
 
-# Told in the result section (render.result_lines), not among the actions.
-_RESULT = (HandShown, HandMucked, PotAwarded, OpeningShown, PotCarried, BetReturned)
-
 
 class ReplayError(Exception):
     """The stored record cannot be replayed by this engine (a damaged or foreign record)."""
@@ -71,10 +62,9 @@ def replay_sections(record: dict[str, Any]) -> list[tuple[str, list[str]]]:
     except (KeyError, TypeError, ValueError, IndexError) as error:  # EngineError is a ValueError
         raise ReplayError(str(error)) from error
     public: list[Event] = render.public_events(events)
+    told_later = (*render.RESULT_EVENTS, PotUpdated, HandEnded)
     actions = [
-        text
-        for event in public
-        if not isinstance(event, (*_RESULT, PotUpdated, HandEnded)) and (text := render.event_text(event))
+        text for event in public if not isinstance(event, told_later) and (text := render.event_text(event))
     ]
     board = [card for event in public if isinstance(event, StreetStarted) for card in event.board]
     sections = [("Azioni", actions), ("Com'è finita", render.result_lines(public, board))]

@@ -51,6 +51,7 @@ from engine.table import SeatView, TableView
 
 __all__ = [
     "COLOUR",
+    "RESULT_EVENTS",
     "balance_text",
     "bonus_text",
     "cards_text",
@@ -335,7 +336,8 @@ def table_content(log: Sequence[str], view: TableView, deadline: float | None) -
     return text[:2000]
 
 
-_RESULT_EVENTS = (HandShown, HandMucked, PotAwarded, OpeningShown, HandVoid, PotCarried, BetReturned)
+RESULT_EVENTS = (HandShown, HandMucked, PotAwarded, OpeningShown, HandVoid, PotCarried, BetReturned)
+"""Told in a hand's result (`result_lines`), not among its actions (the table's log, /mano)."""
 
 
 def result_lines(events: Iterable[Event], board: Sequence[Card] = ()) -> list[str]:
@@ -355,7 +357,7 @@ def result_lines(events: Iterable[Event], board: Sequence[Card] = ()) -> list[st
                 if event.carried == 1
                 else f"Nel piatto c'erano {chips(event.carried)} rimaste dalla mano prima."
             )
-        elif isinstance(event, _RESULT_EVENTS) and (text := event_text(event)):
+        elif isinstance(event, RESULT_EVENTS) and (text := event_text(event)):
             lines.append(text)
     return lines
 

@@ -189,6 +189,15 @@ class TableRegistry:
     def __iter__(self) -> Iterator[LiveTable]:
         return iter(list(self._tables.values()))
 
+    def sits_out_running_hand(self, table_id: int, user_id: int) -> bool:
+        """Whether the hand running at this table now was dealt without the player (seated but out,
+        or a debt he could not pay): the ledger keeps every seat in a hand's snapshot, and only the
+        engine knows who was dealt in until the hand ends."""
+        for live in self._tables.values():
+            if live.id == table_id and live.table.hand_running:
+                return not any(seat.player == user_id and seat.in_hand for seat in live.view().seats)
+        return False
+
     def __len__(self) -> int:
         return len(self._tables)
 
@@ -241,10 +250,11 @@ class TableRegistry:
         engine_options, settings = split_stored_options(row.options)
         options = TableOptions.from_dict(engine_options)
         state = row.state
-        if row.last_hand_status == "cancelled":
-            # The stored state is the cancelled hand's start: count that hand as played, so that the
-            # next one gets the next number, on the table message as in the ledger's history.
-            state = {**state, "hand_number": int(state["hand_number"]) + 1}
+        if row.last_hand_status == "cancelled" and row.last_hand_number is not None:
+            # The stored state is the cancelled hand's start (or, once a seat changed since, a state
+            # that counts it already): count that hand as played, once, so that the next one gets the
+            # next number, on the table message as in the ledger's history.
+            state = {**state, "hand_number": max(int(state["hand_number"]), row.last_hand_number)}
         table = Table.from_dict(state, rng=self._rng_factory())
         live = LiveTable(
             id=row.id,

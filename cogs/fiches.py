@@ -6,6 +6,7 @@ Thin by design: the ledger (`bot.storage`) does every check and every movement; 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import discord
@@ -50,10 +51,18 @@ class Fiches(commands.Cog):
     )
     @app_commands.guild_only()
     async def storico(self, interaction: discord.Interaction) -> None:
+        user_id = interaction.user.id
         history = await self.bot.storage.history(
-            guild_id_of(interaction), interaction.user.id, limit=10, account="balance"
+            guild_id_of(interaction), user_id, limit=10, account="balance"
         )
-        await interaction.response.send_message(embed=render.history_embed(history), ephemeral=True)
+        tables = self.bot.tables
+        hands = tuple(
+            h
+            for h in history.hands
+            if not (h.status == "running" and tables.sits_out_running_hand(h.table_id, user_id))
+        )
+        shown = dataclasses.replace(history, hands=hands)
+        await interaction.response.send_message(embed=render.history_embed(shown), ephemeral=True)
 
     @app_commands.command(
         name=T("accredita"), description=T("Dai fiches a un giocatore (solo chi gestisce il server)")

@@ -100,6 +100,8 @@ class TableRow:
     """The public message of the table's current (or last) hand, if one was posted."""
     last_hand_status: str | None = None
     """'running', 'finished' or 'cancelled' for the table's latest hand; None before the first."""
+    last_hand_number: int | None = None
+    """The number the ledger gave the table's latest hand (cancelled ones count); None before the first."""
 
     @property
     def total_chips(self) -> int:

@@ -97,6 +97,18 @@ async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantS
         (guild_id, user_id),
     )
     best_of = {str(variant): str(text) for variant, text in best}
+    # A carried pot shared out when its table closed is no hand's result: what the closing paid him
+    # beyond his stack (the balance credit less the seat emptied) belongs to his net all the same.
+    # A tournament's prize pool also closes, but its prizes are the tournament's figures.
+    shared = await conn.fetch(
+        "SELECT t.variant, SUM(e.amount) FROM movements AS m"
+        " JOIN entries AS e ON e.movement_id = m.id JOIN poker_tables AS t ON t.id = m.table_id"
+        " WHERE m.reason = 'close' AND m.guild_id = ? AND e.user_id = ? AND e.account IN ('balance', 'seat')"
+        " AND NOT EXISTS (SELECT 1 FROM tournaments AS tt WHERE tt.pool_table_id = t.id)"
+        " GROUP BY t.variant",
+        (guild_id, user_id),
+    )
+    shared_of = {str(variant): int(amount) for variant, amount in shared}
     return [
         VariantStats(
             variant=str(variant),
@@ -104,7 +116,7 @@ async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantS
             won=int(won),
             pots_showdown=int(showdown),
             pots_uncontested=int(uncontested),
-            net=int(net),
+            net=int(net) + shared_of.get(str(variant), 0),
             biggest_pot=int(biggest),
             best_hand=best_of.get(str(variant)),
         )

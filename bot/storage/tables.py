@@ -664,9 +664,11 @@ async def open_tables(
         "SELECT 0, id, guild_id, channel_id, creator_id, variant, options, state, status, pot, message_id,"
         " (SELECT h.status FROM hands AS h WHERE h.table_id = poker_tables.id"
         " ORDER BY h.number DESC LIMIT 1),"
-        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running')"
+        " (SELECT h.id FROM hands AS h WHERE h.table_id = poker_tables.id AND h.status = 'running'),"
+        " (SELECT MAX(h.number) FROM hands AS h WHERE h.table_id = poker_tables.id)"
         f" {chosen}"
-        " UNION ALL SELECT 1, table_id, user_id, stack, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        " UNION ALL SELECT 1, table_id, user_id, stack, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+        " NULL"
         f" FROM seats WHERE table_id IN (SELECT id {chosen})"
         " ORDER BY 2, 1",
         [table_id, table_id, *args, table_id, table_id, *args],
@@ -686,6 +688,7 @@ async def open_tables(
         message,
         last,
         running,
+        number,
     ) in rows:
         if kind == 1:  # a seat of the table just read: user id and stack in the next two columns
             tables[-1].seats[int(guild_id)] = int(channel_id)
@@ -705,6 +708,7 @@ async def open_tables(
                 running_hand_id=None if running is None else int(running),
                 message_id=None if message is None else int(message),
                 last_hand_status=None if last is None else str(last),
+                last_hand_number=None if number is None else int(number),
             )
         )
     return tables
