@@ -55,6 +55,13 @@ class Game:
         """Turn timers on a clock the test moves (after each start of the bot)."""
         self.h.bot.sessions.timers.clock = self.clock
 
+    async def restart(self) -> None:
+        """The bot stops and starts again (a running hand is cancelled); its turn timers come back on
+        the test's clock and the restored table has settled."""
+        await self.h.restart()
+        self.use_clock()
+        await self.h.settle()
+
     @property
     def live(self) -> Any:
         return self.h.bot.tables.get(self.h.channel(self.channel).id)
@@ -242,6 +249,24 @@ HEADS_UP_TEXAS = stacked(["Ah Kh", "Qs Qd"], "2h 7h 2s 9c 3h 4d 3s Kc")
 """Texas, alice and bob: Ah Kh against Qs Qd, then the board 2h 7h 2s, 9c, 3h (burns between)."""
 # Deal order bob, carol, alice: alice holds the jacks.
 THREE = stacked(["8s 9d Tc Qs Ad", "8d 9c Th Kc Ac", "Jh Js 8c 9h Kd"], "Qh Ks Kh Qd Jd")
+
+
+# Three players (28 cards, 8 to A); deal order bob, carol, alice when alice deals. Bob opens, carol
+# calls, both stand pat and both say paròl: the pot of 30 is carried.
+PAROL_THREE = stacked(["Qh Qs 8c 9d Ac", "8h 9h Jc Kd As", "8d 9c Td Jd Kh"])
+
+
+async def everyone_parol(game: Game, alice: Any, bob: Any, carol: Any) -> Any:
+    """Play `PAROL_THREE` (dealt by alice) to its carried pot; the last answer."""
+    await game.start(alice, PAROL_THREE)
+    await game.say(bob, "passo")  # no buio
+    await game.say(bob, "apro", importo="10")
+    await game.say(carol, "vedo")
+    await game.say(alice, "passo")
+    await game.say(bob, "servito")
+    await game.say(carol, "servito")
+    await game.say(bob, "paròl")
+    return await game.say(carol, "paròl")
 
 
 async def total(harness: Any, *users: Any) -> int:

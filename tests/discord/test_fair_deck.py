@@ -158,9 +158,7 @@ async def test_a_hand_cancelled_by_a_restart_never_publishes_its_reveal(harness:
     await game.start(alice)
     message_id = game.live.message_id
     assert DIGEST.findall(first_version_text(game.message))
-    await harness.restart()
-    game.use_clock()
-    await harness.settle()
+    await game.restart()
     message = harness.fake.store[message_id]
     assert "Mano annullata" in message.text()
     nothing_reveals(harness, [alice, bob])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import Card, parse_card
-from tests.discord.gioco_support import Game, balances, seats, stacked
+from tests.discord.gioco_support import Game, balances, everyone_parol, seats, stacked
 
 START = 1000
 
@@ -198,16 +198,7 @@ async def test_all_parol_carries_the_pot_and_the_debt_is_paid_next_hand(harness:
     alice, bob, carol = (harness.user(n) for n in ("alice", "bob", "carol"))
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob, carol])
-    # Three players: 28 cards, 8 to A. Deal order bob, carol, alice.
-    await game.start(alice, stacked(["Qh Qs 8c 9d Ac", "8h 9h Jc Kd As", "8d 9c Td Jd Kh"]))
-    await game.say(bob, "passo")  # no buio
-    await game.say(bob, "apro", importo="10")
-    await game.say(carol, "vedo")
-    await game.say(alice, "passo")
-    await game.say(bob, "servito")
-    await game.say(carol, "servito")
-    await game.say(bob, "paròl")
-    end = await game.say(carol, "paròl")
+    end = await everyone_parol(game, alice, bob, carol)
     assert "Tutti paròl: il piatto di 30 fiches passa alla mano successiva." in end.content
     assert "mostra" not in end.content.replace("non mostra", ""), "nobody is shown in a piatto di paròl"
     assert f"<@{alice.id}>: 290 fiches (mazziere, deve 10 fiches al piatto di paròl)" in game.message.text()

@@ -196,9 +196,7 @@ async def test_a_restart_mid_hand_restores_the_stacks_and_the_table_plays_on(har
     # Second hand, stopped by shutting the bot down after some chips went in.
     await game.say(carol, "buio")
     assert game.table.hand_running
-    await harness.restart()
-    game.use_clock()
-    await harness.settle()
+    await game.restart()
     assert await seats(harness) == at_start, "every stack is back to the start of the interrupted hand"
     assert await harness.bot.storage.check() == []
     assert not game.table.hand_running

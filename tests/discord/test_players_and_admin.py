@@ -313,9 +313,7 @@ async def test_a_click_and_the_turn_timer_at_the_same_moment_act_only_once(harne
 async def test_after_a_restart_the_cancelled_hands_message_no_longer_shows_it_running(harness: Any) -> None:
     game, _alice, _bob = await heads_up(harness)
     interrupted = game.message
-    await harness.restart()
-    game.use_clock()
-    await harness.settle()
+    await game.restart()
     labels = {c.get("label") for c in interrupted.components}
     assert not labels & {"Apro…", "Passo", "Le mie carte"}, labels
     assert "Tocca a" not in interrupted.text()

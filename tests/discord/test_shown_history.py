@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.discord.gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, everyone_parol, stacked
 from tests.discord.test_mano import replay_text
 from tests.discord.test_statistiche import fields
 
 # Three players (28 cards, 8 to A); deal order bob, carol, alice when alice deals.
-PAROL = stacked(["Qh Qs 8c 9d Ac", "8h 9h Jc Kd As", "8d 9c Td Jd Kh"])
 NOBODY_OPENS = stacked(["8h 9h Th Qc As", "8d 9d Tc Jd Kh", "8c 9c Td Jc Qs"])
 TEXAS = stacked(["Ah Kh", "2c 3d"], "4s 9s 9d Tc 5h 6h 7h 8h")
 TEXAS_3 = stacked(["Ah Kh", "2c 3d", "5c 6d"], "4s 9s 9d Tc 5h 6h 7h 8h")
@@ -46,14 +45,10 @@ async def test_the_number_mano_gives_a_hand_is_the_one_the_table_showed(harness:
     await game.open(alice, "texas", [alice, bob])
     await game.start(alice, TEXAS)
     await game.say(alice, "vedo")
-    await harness.restart()
-    game.use_clock()
-    await harness.settle()
+    await game.restart()
     sat = await harness.slash(carol, "tavolo siedi", buyin=200)
     assert not sat.ephemeral, sat.content
-    await harness.restart()
-    game.use_clock()
-    await harness.settle()
+    await game.restart()
     await game.start(alice, TEXAS_3)
     shown = game.table.hand_number  # what the table message and the DMs call this hand
     assert f"Mano n. {shown}, fase" in game.message.text()
@@ -78,15 +73,7 @@ async def test_statistics_net_agrees_with_the_chips_after_a_carried_pot_is_share
     alice, bob, carol = (harness.user(n) for n in ("alice", "bob", "carol"))
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob, carol])
-    await game.start(alice, PAROL)
-    await game.say(bob, "passo")  # no buio
-    await game.say(bob, "apro", importo="10")
-    await game.say(carol, "vedo")
-    await game.say(alice, "passo")
-    await game.say(bob, "servito")
-    await game.say(carol, "servito")
-    await game.say(bob, "paròl")
-    await game.say(carol, "paròl")
+    await everyone_parol(game, alice, bob, carol)
     closed = await harness.slash(alice, "tavolo chiudi")
     assert not closed.ephemeral, closed.content
     await harness.settle()

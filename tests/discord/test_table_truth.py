@@ -322,9 +322,7 @@ async def test_after_a_restart_the_cancelled_hands_buttons_are_refused(harness: 
     game, alice, bob = await heads_up(harness)
     message = game.message
     passo = next(c["custom_id"] for c in message.components if c.get("label") == "Passo")
-    await harness.restart()
-    game.use_clock()
-    await harness.settle()
+    await game.restart()
     assert not game.table.hand_running
     reply = await stale_click(harness, bob, message, passo)
     assert reply.ephemeral and reply.content == STALE
