@@ -51,7 +51,9 @@ from engine.table import SeatView, TableView
 
 __all__ = [
     "COLOUR",
+    "MESSAGE_LIMIT",
     "RESULT_EVENTS",
+    "RESULT_FIELDS",
     "balance_text",
     "bonus_text",
     "cards_text",
@@ -64,6 +66,7 @@ __all__ = [
     "leaderboard_embed",
     "level_name",
     "mention",
+    "packed",
     "public_events",
     "result_lines",
     "rules_embed",
@@ -286,10 +289,12 @@ def table_embed(
             else f"Servono almeno {view.variant.min_players} giocatori in gioco per iniziare: chi è fuori "
             "torna con /tavolo rientra."
         )
-        if results:
+        # Every pot and every hand shown: the message is the channel's record of the hand. A field
+        # holds 1,024 characters; a ten-way showdown with nine pots needs several.
+        for i, part in enumerate(packed(results, 1024)[:RESULT_FIELDS]):
             embed.add_field(
-                name=f"Com'è finita la mano n. {view.hand_number}",
-                value=_clip("\n".join(results)),
+                name=f"Com'è finita la mano n. {view.hand_number}" + (" (segue)" if i else ""),
+                value=part,
                 inline=False,
             )
         embed.add_field(name="Tra una mano e l'altra", value="\n".join(state), inline=False)
@@ -298,6 +303,27 @@ def table_embed(
             text="Chi ha aperto il tavolo (o chi gestisce il server) può chiuderlo con /tavolo chiudi."
         )
     return embed
+
+
+MESSAGE_LIMIT = 2000
+"""Discord's limit on a message's content."""
+RESULT_FIELDS = 4
+"""At most this many fields for a hand's result: with the seats and the rest, well inside Discord's
+6,000 characters of embed text per message."""
+
+
+def packed(lines: Sequence[str], limit: int) -> list[str]:
+    """``lines`` in as few texts of at most ``limit`` characters as they fit in, whole lines only (one
+    line longer than ``limit`` alone is clipped): for Discord's limits on a field, a message, a
+    description, without cutting a line in the middle."""
+    parts: list[str] = []
+    for line in lines:
+        line = _clip(line, limit)
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
 
 
 def _clip(text: str, limit: int = 1024) -> str:
@@ -330,10 +356,10 @@ def table_content(log: Sequence[str], view: TableView, deadline: float | None) -
     if turn:
         lines.append(turn)
     text = "\n".join(lines)
-    while len(text) > 2000 and len(lines) > 1:
+    while len(text) > MESSAGE_LIMIT and len(lines) > 1:
         lines.pop(0)
         text = "\n".join(lines)
-    return text[:2000]
+    return text[:MESSAGE_LIMIT]
 
 
 RESULT_EVENTS = (HandShown, HandMucked, PotAwarded, OpeningShown, HandVoid, PotCarried, BetReturned)

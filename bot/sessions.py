@@ -54,6 +54,8 @@ __all__ = ["Sessions"]
 
 log = logging.getLogger(__name__)
 
+MORE_ON_TABLE = "… il resto sul messaggio del tavolo."
+
 
 class Sessions:
     """Every table's session, by channel, with the turn timers and the DM channels they share."""
@@ -256,7 +258,10 @@ class Sessions:
     ) -> None:
         """One answer: a click on the table message edits it; a slash command tells the channel what
         happened; the private draw menu closes with the outcome. The renderer does the rest."""
-        text = (render.events_text(events) or "Fatto.")[:2000]
+        text = render.events_text(events) or "Fatto."
+        if len(text) > render.MESSAGE_LIMIT:  # a showdown of many pots: whole lines, the rest on the table
+            text = render.packed(text.split("\n"), render.MESSAGE_LIMIT - len(MORE_ON_TABLE) - 1)[0]
+            text += "\n" + MORE_ON_TABLE
         slash = interaction.type is discord.InteractionType.application_command
         source = interaction.message
         on_table = not slash and source is not None and source.id == session.live.message_id

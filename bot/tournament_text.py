@@ -124,7 +124,7 @@ def status_embed(tournament: Tournament) -> discord.Embed:
         )
         embed.add_field(name="Premi", value=_payout_line(tournament), inline=False)
         return embed
-    lines = [f"Livello {_stakes(tournament)}."]
+    lines = [f"{_stakes(tournament)[0].upper()}{_stakes(tournament)[1:]}."]
     if tournament.phase is Phase.IN_CORSO:
         following = config.schedule.level(tournament.level_number + 1).describe(variant)
         hands = tournament.hands_to_next_level()

@@ -34,6 +34,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -347,10 +348,10 @@ class Tournaments:
             lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
             if fair is not None:  # no table message showed its impronta: the line publishes both
                 lines += ["Mazzo verificabile:", *revealed_lines(fair, live.options)]
-            await self.hand_ended(run, live, told="\n".join(lines)[:2000])
+            await self.hand_ended(run, live, told=render.packed(lines, render.MESSAGE_LIMIT))
         return dms
 
-    async def hand_ended(self, run: LiveTournament, live: LiveTable, told: str | None = None) -> None:
+    async def hand_ended(self, run: LiveTournament, live: LiveTable, told: Sequence[str] = ()) -> None:
         """The hand boundary (under the lock): the stacks to the tournament, the state stored; then
         ``told`` (a hand over at its deal, told in a line) is posted, before what follows it."""
         t = run.tournament
@@ -358,8 +359,7 @@ class Tournaments:
         events = close_hand(live.table, t, now=time.monotonic())
         finished = next((e for e in events if isinstance(e, TournamentFinished)), None)
         if finished is None:
-            if told is not None:
-                run.untold.append(told)  # posted by the write that stores it (`_save`)
+            run.untold.extend(told)  # posted by the write that stores it (`_save`)
             await self._save(run, run.state(), hand)
             self._spawn(run, self._after_hand(run, events))
             return
@@ -395,8 +395,8 @@ class Tournaments:
         out = sorted((e for e in events if isinstance(e, PlayerEliminated)), key=lambda e: -e.place)
         lines = [tournament_text.elimination_text(e) for e in out]
         lines += [tournament_text.level_text(e, variant) for e in events if isinstance(e, LevelUp)]
-        if lines:
-            await self._send(run, content="\n".join(lines))
+        for part in render.packed(lines, render.MESSAGE_LIMIT):  # nine out at once name each other: long
+            await self._send(run, content=part)
 
     async def _send(self, run: LiveTournament, **message: Any) -> None:
         channel = self.bot.get_partial_messageable(run.channel_id)
@@ -410,7 +410,7 @@ class Tournaments:
         run: LiveTournament,
         events: list[TournamentEvent],
         hand: TournamentHand,
-        told: str | None = None,
+        told: Sequence[str] = (),
     ) -> None:
         """Store the last boundary and hand with every prize (retried until the database takes it, unless the
         prizes do not match the pool), then post the last hand's line (``told``), the standings, and let
@@ -439,8 +439,7 @@ class Tournaments:
             except STORAGE_FAILURES as exc:  # a refusal or a driver error: finishing twice pays once
                 log.warning("Tournament %s: the prizes were not stored yet: %s", run.id, exc)
                 await asyncio.sleep(PAYOUT_RETRY)
-        if told is not None:
-            run.untold.append(told)
+        run.untold.extend(told)
         await self._tell(run)  # stored with the prizes
         await self._announce(run, [e for e in events if not isinstance(e, LevelUp)])
         await self._standings(run)

@@ -181,7 +181,7 @@ async def test_the_tournament_table_refuses_cash_table_commands(h: Any) -> None:
     assert started.ephemeral and started.content == "Il torneo è già iniziato."
     status = await h.slash(bob, "torneo stato")
     text = status.text()
-    assert "livello 1: bui 10/20" in text and "In gioco 2 di 2" in text and "tra 10 mani" in text
+    assert "Livello 1: bui 10/20." in text and "In gioco 2 di 2" in text and "tra 10 mani" in text
     await h.fake.wait_for(lambda: game.live.message_id in h.fake.store, "the table message")
     await h.settle()
     table_message = h.fake.store[game.live.message_id]
