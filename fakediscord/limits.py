@@ -31,6 +31,7 @@ BUTTON_LABEL = 80
 SELECT_OPTIONS = 25
 SELECT_OPTION_TEXT = 100
 PLACEHOLDER = 150
+TEXT_INPUT_PLACEHOLDER = 100
 MODAL_TITLE = 45
 MODAL_COMPONENTS = 5
 TEXT_INPUT_LABEL = 45
@@ -41,6 +42,7 @@ IS_COMPONENTS_V2 = 1 << 15
 
 ACTION_ROW, BUTTON, TEXT_INPUT, LABEL = 1, 2, 4, 18
 SELECTS = {3, 5, 6, 7, 8}
+STRING_SELECT = 3
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,10 @@ def _check_embeds(errors: FormErrors, prefix: Path, embeds: list[Json]) -> None:
         fields = list(embed.get("fields") or [])
         errors.max_length((*path, "fields"), fields, EMBED_FIELDS)
         for j, fld in enumerate(fields):
-            errors.max_length((*path, "fields", j, "name"), fld.get("name"), FIELD_NAME)
-            errors.max_length((*path, "fields", j, "value"), fld.get("value"), FIELD_VALUE)
+            for key, limit in (("name", FIELD_NAME), ("value", FIELD_VALUE)):
+                if not str(fld.get(key) or "").strip():  # Discord refuses an empty or blank one
+                    errors.add((*path, "fields", j, key), "BASE_TYPE_REQUIRED", "This field is required")
+                errors.max_length((*path, "fields", j, key), fld.get(key), limit)
         footer, author = embed.get("footer") or {}, embed.get("author") or {}
         errors.max_length((*path, "footer", "text"), footer.get("text"), FOOTER_TEXT)
         errors.max_length((*path, "author", "name"), author.get("name"), AUTHOR_NAME)
@@ -182,9 +186,17 @@ def _check_components(
             for j, option in enumerate(options):
                 for name in ("label", "value", "description"):
                     errors.max_length((*here, "options", j, name), option.get(name), SELECT_OPTION_TEXT)
+            least, most = comp.get("min_values", 1), comp.get("max_values", 1)
+            if not 0 <= least <= most <= SELECT_OPTIONS or (kind == STRING_SELECT and most > len(options)):
+                errors.add(
+                    (*here, "max_values"),
+                    "BASE_TYPE_BAD_INT",
+                    "min_values and max_values must be within 0-25, and max_values no more than the options.",
+                )
         elif kind == TEXT_INPUT:
             errors.max_length((*here, "label"), comp.get("label"), TEXT_INPUT_LABEL)
             errors.max_length((*here, "value"), comp.get("value"), TEXT_INPUT_VALUE)
+            errors.max_length((*here, "placeholder"), comp.get("placeholder"), TEXT_INPUT_PLACEHOLDER)
         nested = list(comp.get("components") or [])
         if nested:
             _check_components(errors, (*here, "components"), nested)

@@ -276,6 +276,24 @@ LIMITS: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
         {"content": "c", "components": [row({"type": 3, "custom_id": "s", "options": options(26)})]},
         "components.0.components.0.options",
     ),
+    (
+        "select max_values",
+        {
+            "content": "c",
+            "components": [row({"type": 3, "custom_id": "s", "options": options(3), "max_values": 3})],
+        },
+        {
+            "content": "c",
+            "components": [row({"type": 3, "custom_id": "s", "options": options(3), "max_values": 4})],
+        },
+        "components.0.components.0.max_values",
+    ),
+    (
+        "blank field value",
+        {"embeds": [{"fields": [{"name": "n", "value": "v"}]}]},
+        {"embeds": [{"fields": [{"name": "n", "value": " "}]}]},
+        "embeds.0.fields.0.value",
+    ),
 ]
 
 
@@ -296,7 +314,12 @@ async def test_message_limits_are_refused_with_invalid_form_body(
     node = body["errors"]
     for key in path.split("."):
         node = node[key]
-    assert node["_errors"][0]["code"] in {"BASE_TYPE_MAX_LENGTH", "MAX_EMBED_SIZE_EXCEEDED"}
+    assert node["_errors"][0]["code"] in {
+        "BASE_TYPE_MAX_LENGTH",
+        "MAX_EMBED_SIZE_EXCEEDED",
+        "BASE_TYPE_BAD_INT",
+        "BASE_TYPE_REQUIRED",
+    }
     # The same limits hold for an edit, an interaction response (under `data`) and a follow-up.
     [msg] = fake_discord.messages("poker")
     status, _ = await call(http, "PATCH", f"/channels/{channel}/messages/{msg.id}", past_limit)
@@ -335,8 +358,16 @@ async def test_an_empty_message_is_refused(fake_discord: FakeDiscord, http: aioh
             {"components": [row({"type": 4, "custom_id": "i", "label": "l", "style": 1})] * 6},
             "data.components",
         ),
+        (
+            {
+                "components": [
+                    row({"type": 4, "custom_id": "i", "label": "l", "style": 1, "placeholder": "p" * 101})
+                ]
+            },
+            "data.components.0.components.0.placeholder",
+        ),
     ],
-    ids=["title", "text input label", "six fields"],
+    ids=["title", "text input label", "six fields", "text input placeholder"],
 )
 async def test_modal_limits(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession, modal: dict[str, Any], path: str | None
