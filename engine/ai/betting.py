@@ -183,7 +183,10 @@ def thresholds(view: PlayerView, style: Style, others: Sequence[Rival]) -> Thres
     margin = style.call_margin
     if style.read_ranges and any(r.loose and r.aggression for r in others):
         margin -= _LOOSE_DISCOUNT  # a habitual bettor's bet is often a bluff
-    return Thresholds(odds + margin, fair + thin * style.bet_edge, fair + thin * style.raise_edge)
+    # The margin guards a close estimate; it stops at even money, so that a hand that cannot lose (a
+    # certain split heads-up is equity 0.5, and the pot odds are never above it) is never folded.
+    call = min(odds + margin, max(odds, 0.5))
+    return Thresholds(call, fair + thin * style.bet_edge, fair + thin * style.raise_edge)
 
 
 def sized(view: PlayerView, legal: LegalAction, fraction: float, rng: random.Random, style: Style) -> Action:

@@ -168,12 +168,18 @@ def _draw(view: PlayerView, rng: random.Random, style: Style) -> Action:
     codes = [c.code for c in view.cards]
     thrown = _discards(view, style, codes)
     heads_up = len(rivals(view)) == 1
-    if thrown and len(thrown) >= 3 and heads_up and rng.random() < style.pat_bluff:
+    # A pat bluff is a bet to come: none when nobody can bet any more (an all-in), the cards decide.
+    if thrown and len(thrown) >= 3 and heads_up and _bets_to_come(view) and rng.random() < style.pat_bluff:
         return Action(player, ActionKind.SERVITO)
     if not thrown or view.legal_of(ActionKind.CAMBIO) is None:
         return Action(player, ActionKind.SERVITO)
     by_code = {c.code: c for c in view.cards}
     return Action(player, ActionKind.CAMBIO, cards=tuple(by_code[c] for c in thrown))
+
+
+def _bets_to_come(view: PlayerView) -> bool:
+    """Whether two players still holding cards have chips to bet after the draw."""
+    return sum(1 for s in view.table.seats if s.in_hand and not s.all_in and s.stack > 0) >= 2
 
 
 def _bluffing(view: PlayerView) -> bool:
