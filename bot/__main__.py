@@ -49,10 +49,10 @@ SHARDS_LOST = (
     "network dropped it): another process may take these shards now, so this one stops; restart it "
     "to claim them again"
 )
-# Gateway close codes that no reconnection can fix: the shard settings must change.
 DOTENV_UNREADABLE = (
     "Il file .env non si legge: salvalo come testo UTF-8 (una riga NOME=valore per impostazione)."
 )
+# Gateway close codes that no reconnection can fix: the shard settings must change.
 SHARD_CLOSE_CODES = {4010: INVALID_SHARD, 4011: SHARDING_REQUIRED}
 
 

@@ -83,7 +83,7 @@ VARIANT_NAMES = {
     Variant.TRENTADUE: "32 Card Draw",
     Variant.TEXAS: "Texas Hold'em",
 }
-LIMIT_NAMES = {Limit.FISSO: "limite fisso", Limit.POTLIMIT: "pot limit", Limit.NOLIMIT: "no limit"}
+LIMIT_NAMES = {limit: "limite fisso" if limit is Limit.FISSO else limit.words for limit in Limit}
 REASON_NAMES = {
     "start": "fiches iniziali",
     "bonus": "bonus giornaliero",
@@ -523,7 +523,8 @@ def _settings_lines(settings: TableSettings, options: TableOptions) -> list[str]
     elif settings.ping_after == 0:
         calls = "Avviso a chi deve parlare: una menzione appena tocca a lui."
     else:
-        calls = f"Avviso a chi deve parlare: una menzione dopo {settings.ping_after} secondi di silenzio."
+        seconds = "1 secondo" if settings.ping_after == 1 else f"{settings.ping_after} secondi"
+        calls = f"Avviso a chi deve parlare: una menzione dopo {seconds} di silenzio."
     return [computers, calls]
 
 

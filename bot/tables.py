@@ -195,7 +195,8 @@ class TableRegistry:
         engine knows who was dealt in until the hand ends."""
         for live in self._tables.values():
             if live.id == table_id and live.table.hand_running:
-                return not any(seat.player == user_id and seat.in_hand for seat in live.view().seats)
+                seats = live.view().seats  # dealt in: still in, or folded since
+                return not any(seat.player == user_id and (seat.in_hand or seat.folded) for seat in seats)
         return False
 
     def __len__(self) -> int:

@@ -249,7 +249,7 @@ class BettingTable(Table):
         if amount > high:
             facing = self._cur_bet - self._bet[seat]
             if amount + (facing if kind is _RILANCIO else 0) > self._stack[seat]:
-                message = f"Non hai abbastanza fiches: ne hai {self._stack[seat]}."
+                message = f"Non hai abbastanza fiches: ne hai {chips(self._stack[seat])}."
             elif self._limit is _FISSO:
                 message = f"A limite fisso l'importo è {chips(high)}."
             else:

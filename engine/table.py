@@ -797,9 +797,12 @@ class Table:
             self._carried = 0
         elif carried:
             # Everyone left while the pot was carried: a leaver gave up his share to those still seated,
-            # and nobody is; it goes back to whoever put it in, in proportion (odd chips one each, in
-            # the order they first put chips in).
-            contributors = [p for p, amount in self._carried_by.items() if amount > 0]
+            # and nobody is; it goes back to whoever put it in, in proportion (odd chips one each, the
+            # largest contributors first, then by player id: an order a restored table keeps).
+            contributors = sorted(
+                (p for p, amount in self._carried_by.items() if amount > 0),
+                key=lambda p: (-self._carried_by[p], p),
+            )
             if not contributors:
                 raise NotEnoughPlayers("Non c'è nessuno a cui restituire il piatto.")
             total = sum(self._carried_by[p] for p in contributors)

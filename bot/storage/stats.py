@@ -109,8 +109,8 @@ async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantS
         (guild_id, user_id),
     )
     shared_of = {str(variant): int(amount) for variant, amount in shared}
-    return [
-        VariantStats(
+    played = {
+        str(variant): VariantStats(
             variant=str(variant),
             hands=int(hands),
             won=int(won),
@@ -121,7 +121,21 @@ async def player_stats(conn: Conn, guild_id: int, user_id: int) -> list[VariantS
             best_hand=best_of.get(str(variant)),
         )
         for variant, hands, won, showdown, uncontested, net, biggest in totals
-    ]
+    }
+    # A share with no hand at that variant: he sat down after the pot was carried and the table closed.
+    for variant, amount in shared_of.items():
+        if variant not in played and amount:
+            played[variant] = VariantStats(
+                variant=variant,
+                hands=0,
+                won=0,
+                pots_showdown=0,
+                pots_uncontested=0,
+                net=amount,
+                biggest_pot=0,
+                best_hand=None,
+            )
+    return [played[variant] for variant in sorted(played)]
 
 
 async def tournament_stats(conn: Conn, guild_id: int, user_id: int) -> TournamentStats | None:

@@ -115,14 +115,18 @@ async def _locked(conn: Conn, tournament_id: int, token: str | None, *statuses: 
     as the previous lock holder left them. The row comes without its stored state (``{}``): every
     write here brings the new state, and none reads the old one, so it is neither sent nor parsed."""
     row = await conn.fetchone(
-        f"SELECT {_WITHOUT_STATE}, p.owner FROM tournaments AS t"
+        f"SELECT {_WITHOUT_STATE}, p.owner, p.status FROM tournaments AS t"
         f" JOIN poker_tables AS p ON p.id = t.pool_table_id WHERE t.id = ?{conn.for_update}",
         (tournament_id,),
     )
     if row is None:
         raise TournamentGone("Questo torneo non esiste.")
-    tournament, owner = _row(row[:-1]), row[-1]
-    tables.check_owner(None if owner is None else str(owner), token)
+    tournament, owner, pool = _row(row[:-2]), row[-2], row[-1]
+    # A closed pool (the tournament paid or called off) keeps the token of the process that closed
+    # it, and no claim takes closed tables over: what is left to write (its message, its standings
+    # posted) falls to whichever process serves its shard now.
+    if pool == "open":
+        tables.check_owner(None if owner is None else str(owner), token)
     if tournament.status not in statuses:
         raise TournamentGone(
             "Questo torneo è già iniziato."

@@ -114,3 +114,43 @@ async def test_storico_lists_only_hands_the_player_was_dealt_into(harness: Any) 
     assert "mano 1:" in hands
     assert "mano 2:" not in hands, hands
     game.finish()
+
+
+async def test_storico_still_lists_the_running_hand_to_a_player_who_folded_in_it(harness: Any) -> None:
+    """Dealt in, then folded: he was dealt into the running hand, so /storico lists it (as it will
+    once the hand is over, from hand_players)."""
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob, carol])
+    await game.start(alice, TEXAS_3)
+    users = {u.id: u for u in (alice, bob, carol)}
+    folder = users[game.table.to_act]
+    await game.say(folder, "passo")
+    assert game.table.hand_running
+    assert any(s.player == folder.id and s.folded for s in game.live.view().seats)
+    reply = await harness.slash(folder, "storico")
+    hands = {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}.get("Ultime mani", "")
+    assert "mano 1:" in hands, hands
+    game.finish()
+
+
+async def test_a_closing_share_of_a_player_without_hands_at_that_variant_is_in_his_net(harness: Any) -> None:
+    """All paròl: 30 carried. Alice, bob and carol stand up; dave sits (no contributor is seated, so
+    rules §5.1 shares the pot evenly: dave takes the 30) and alice closes. Dave is 30 up by the
+    ledger; /statistiche must not hide it because he was dealt no hand of poker tradizionale."""
+    alice, bob, carol, dave = (harness.user(n) for n in ("alice", "bob", "carol", "dave"))
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol])
+    await everyone_parol(game, alice, bob, carol)
+    for user in (alice, bob, carol):
+        left = await harness.slash(user, "tavolo alzati")
+        assert not left.ephemeral, left.content
+    sat = await harness.slash(dave, "tavolo siedi", buyin=100)
+    assert not sat.ephemeral, sat.content
+    closed = await harness.slash(alice, "tavolo chiudi")
+    assert not closed.ephemeral, closed.content
+    await harness.settle()
+    assert await harness.bot.storage.balance(harness.guild_id, dave.id) == 1030
+    stats = fields(await harness.slash(dave, "statistiche"))
+    assert "Risultato netto: +30 fiches" in stats.get("poker tradizionale", ""), stats
+    game.finish()

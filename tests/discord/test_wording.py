@@ -8,13 +8,15 @@ from typing import Any
 
 import pytest
 
-from bot import views
+from bot import render, views
+from bot.table_settings import TableSettings
 from engine.actions import ActionKind, LegalAction
-from engine.errors import InvalidOptions
+from engine.errors import AmountOutOfRange, InvalidOptions
 from engine.options import TableOptions
 from fakediscord import ErrorWatch
 from tests.discord.gioco_support import HEADS_UP_TEXAS, Game
 from tests.discord.torneo_support import Torneo
+from tests.engine.table_helpers import K, act, make_table
 
 
 async def test_tavolo_nuovo_beside_a_tournament_does_not_claim_there_is_a_table(harness: Any) -> None:
@@ -145,3 +147,20 @@ async def test_regole_states_the_computer_and_ping_options_of_this_table(harness
     text = (await harness.slash(bob, "tavolo regole")).text()
     assert "computer" in text, text
     assert "avvis" in text.lower() or "menzion" in text.lower(), text
+
+
+def test_a_bet_beyond_the_stack_is_refused_in_the_chip_format() -> None:
+    """The one chip format (engine/italian.py) in refusals: «1.500 fiches», as the table message
+    and the balance refusal write it, not «ne hai 1500»."""
+    table = make_table("texas", players=2, stack=1500, limite="nolimit")
+    table.start_hand()
+    with pytest.raises(AmountOutOfRange) as refused:
+        act(table, table.to_act or 0, K.RILANCIO, 5000)
+    assert "1.495 fiches" in str(refused.value), str(refused.value)
+
+
+def test_regole_says_one_second_in_the_singular() -> None:
+    """The series makes «1» singular everywhere (1 fiche, ogni mano, 1 mano): /tavolo regole of a
+    table with avviso 1 must not read «dopo 1 secondi»."""
+    embed = render.rules_embed(TableOptions(variant="texas"), TableSettings(ping_after=1))
+    assert "1 secondi" not in (embed.description or ""), embed.description

@@ -19,8 +19,10 @@ import pytest
 
 from bot.storage import HandNotRunning, ShardBusy, Storage, TableNotOwned
 from bot.storage import db as sqlite_db
-from tests.storage.conftest import ALICE, BOB, STARTING, Database, state_of
+from engine.tournament import Tournament
+from tests.storage.conftest import ALICE, BOB, CARLA, STARTING, Database, state_of
 from tests.storage.pg_server import end_sessions_holding
+from tests.storage.test_tournament_pool import BUY_IN, config, state
 
 # Discord puts a guild on shard (guild_id >> 22) % shard_count.
 # Named by the shard they land on with two shards.
@@ -369,4 +371,34 @@ async def test_a_process_without_the_shard_cannot_write_a_tournaments_message_or
         assert (live.message_id, live.announced) == (70, False)
     finally:
         await first.close()
+        await second.close()
+
+
+async def test_a_restarted_process_can_note_the_standings_of_a_tournament_finished_before(
+    db: Database,
+) -> None:
+    """The bot finishes a tournament (prizes paid, pool closed) and stops before posting the
+    standings; the restarted process (new token, same shard) posts them and must be able to note
+    them posted, or every restart posts them again."""
+    first = await Storage.open(db.target)
+    try:
+        await first.claim_tables([0], 1)
+        t = Tournament(config())
+        row = await first.create_tournament(GUILD_ON_0, 7, ALICE, "texas", dict(config().to_dict()), state(t))
+        for user in (ALICE, BOB, CARLA):
+            t.register(user)
+            await first.register_tournament(row.id, user, BUY_IN, state(t))
+        t.start()
+        await first.start_tournament(row.id, state(t))
+        assert await first.finish_tournament(row.id, {ALICE: 3 * BUY_IN, BOB: 0, CARLA: 0}, state(t))
+    finally:
+        await first.close()
+    second = await Storage.open(db.target)  # the restart
+    try:
+        await second.claim_tables([0], 1)
+        [live] = await second.live_tournaments()
+        assert (live.status, live.announced) == ("finito", False)
+        await second.tournament_announced(row.id)  # the closed pool keeps the old process's token
+        assert await second.live_tournaments() == []
+    finally:
         await second.close()
