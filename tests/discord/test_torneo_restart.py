@@ -23,6 +23,7 @@ from bot.storage import tournaments as stored_tournaments
 from engine.tournament import Phase
 from fakediscord import ErrorWatch, FakeDiscord
 from tests.discord.torneo_support import STARTING, Torneo, accepted, boundary_fails_once
+from tests.storage.conftest import BACKENDS, new_database
 
 BUY_IN = 50
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +32,16 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture
 async def h(harness_factory: Any) -> Any:
     return await harness_factory(tournament_pause=0)
+
+
+@pytest.fixture(params=BACKENDS)
+async def hb(request: pytest.FixtureRequest, harness_factory: Any, tmp_path: Path) -> Any:
+    """The bot on each backend: its SQLite file, and a PostgreSQL database, where every bot process
+    claims its shard and owns its tables by a token a restart renews."""
+    if request.param == "sqlite":
+        return await harness_factory(tournament_pause=0)
+    db = await new_database(request, "postgresql", tmp_path)
+    return await harness_factory(tournament_pause=0, database_url=db.target)
 
 
 async def balances(h: Any, users: list[Any]) -> dict[int, int]:
@@ -63,7 +74,8 @@ async def prize_rows(h: Any, user: Any, tournament_id: int) -> int:
     return sum(1 for e in history.entries if e.reason == "close" and e.tournament_id == tournament_id)
 
 
-async def test_a_restart_mid_hand_replays_it_from_the_same_stacks_and_level(h: Any) -> None:
+async def test_a_restart_mid_hand_replays_it_from_the_same_stacks_and_level(hb: Any) -> None:
+    h = hb
     users = [h.user(n) for n in ("alice", "bob", "carol")]
     game = await started(h, users, ritmo=3)
     await fold_hand(h, game)  # one boundary stored
@@ -91,7 +103,8 @@ async def test_a_restart_mid_hand_replays_it_from_the_same_stacks_and_level(h: A
     assert await h.bot.storage.check() == []
 
 
-async def test_a_restart_at_a_level_change_keeps_the_new_level(h: Any) -> None:
+async def test_a_restart_at_a_level_change_keeps_the_new_level(hb: Any) -> None:
+    h = hb
     users = [h.user(n) for n in ("alice", "bob", "carol")]
     game = await started(h, users, ritmo=1)
     h.bot.tournaments.pause = 60.0  # the bot waits between hands: the restart comes in that pause
@@ -158,7 +171,8 @@ async def test_the_bot_dying_inside_the_prize_transaction_pays_once_after_the_re
     assert await h.bot.storage.check() == []
 
 
-async def test_the_bot_dying_after_the_payout_posts_the_standings_and_pays_nothing_twice(h: Any) -> None:
+async def test_the_bot_dying_after_the_payout_posts_the_standings_and_pays_nothing_twice(hb: Any) -> None:
+    h = hb
     users = [h.user(n) for n in ("alice", "bob")]
     game = await started(h, users, fiches=100)
     run = game.run
