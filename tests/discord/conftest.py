@@ -37,6 +37,7 @@ import pytest
 
 from fakediscord import ErrorWatch, FakeDiscord, RunningClient, start_client
 from fakediscord.harness import Harness
+from tests.storage.conftest import BACKENDS, new_database
 
 RunClient = Callable[..., Awaitable[RunningClient]]
 
@@ -124,6 +125,28 @@ async def harness_factory(
 async def harness(harness_factory: Callable[..., Awaitable[Harness]]) -> Harness:
     """A fresh fake, a fresh database file, a running PokerBot."""
     return await harness_factory()
+
+
+@pytest.fixture(params=BACKENDS)
+async def backend_factory(
+    request: pytest.FixtureRequest, harness_factory: Callable[..., Awaitable[Harness]], tmp_path: Path
+) -> Callable[..., Awaitable[Harness]]:
+    """`harness_factory` on each backend: the SQLite file, and a fresh PostgreSQL database, where the
+    bot claims its shard and owns its tables by a token each start renews."""
+    if request.param == "sqlite":
+        return harness_factory
+    db = await new_database(request, "postgresql", tmp_path)
+
+    async def make(**settings: Any) -> Harness:
+        return await harness_factory(database_url=db.target, **settings)
+
+    return make
+
+
+@pytest.fixture
+async def backend_harness(backend_factory: Callable[..., Awaitable[Harness]]) -> Harness:
+    """`harness` on each backend (`backend_factory`)."""
+    return await backend_factory()
 
 
 @pytest.fixture

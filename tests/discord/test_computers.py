@@ -242,7 +242,10 @@ async def test_a_computer_who_runs_out_of_time_is_timed_out_like_anyone(harness:
     assert await harness.bot.storage.check() == []
 
 
-async def test_a_restart_during_a_computers_turn_seats_him_again_and_he_plays_on(harness: Any) -> None:
+async def test_a_restart_during_a_computers_turn_seats_him_again_and_he_plays_on(
+    backend_harness: Any,
+) -> None:
+    harness = backend_harness
     alice = harness.user("alice")
     await open_with_computers(harness, alice, "32carte", ("facile", "esperto", "esperto"))
     storage = harness.bot.storage

@@ -168,7 +168,8 @@ async def test_a_rientro_that_waited_behind_his_own_leave_is_refused(harness: An
     game.finish()
 
 
-async def test_a_restart_mid_hand_restores_the_stacks_and_the_table_plays_on(harness: Any) -> None:
+async def test_a_restart_mid_hand_restores_the_stacks_and_the_table_plays_on(backend_harness: Any) -> None:
+    harness = backend_harness
     alice, bob, carol, dave = (harness.user(n) for n in ("alice", "bob", "carol", "dave"))
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob, carol, dave])

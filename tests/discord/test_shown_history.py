@@ -36,10 +36,11 @@ async def test_a_hand_nobody_opened_is_told_once_in_its_replay(harness: Any) -> 
     game.finish()
 
 
-async def test_the_number_mano_gives_a_hand_is_the_one_the_table_showed(harness: Any) -> None:
+async def test_the_number_mano_gives_a_hand_is_the_one_the_table_showed(backend_harness: Any) -> None:
     """Hand 1 is cancelled by a restart; carol sits down (the state is stored with the cancelled hand
     counted); a second restart must not count it again: the table, /mano's title and its first line
     give the hand the number the ledger stores, and /mano finds it by that number."""
+    harness = backend_harness
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     game = Game(harness)
     await game.open(alice, "texas", [alice, bob])

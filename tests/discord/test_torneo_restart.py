@@ -23,7 +23,6 @@ from bot.storage import tournaments as stored_tournaments
 from engine.tournament import Phase
 from fakediscord import ErrorWatch, FakeDiscord
 from tests.discord.torneo_support import STARTING, Torneo, accepted, boundary_fails_once
-from tests.storage.conftest import BACKENDS, new_database
 
 BUY_IN = 50
 REPO = Path(__file__).resolve().parents[2]
@@ -34,14 +33,10 @@ async def h(harness_factory: Any) -> Any:
     return await harness_factory(tournament_pause=0)
 
 
-@pytest.fixture(params=BACKENDS)
-async def hb(request: pytest.FixtureRequest, harness_factory: Any, tmp_path: Path) -> Any:
-    """The bot on each backend: its SQLite file, and a PostgreSQL database, where every bot process
-    claims its shard and owns its tables by a token a restart renews."""
-    if request.param == "sqlite":
-        return await harness_factory(tournament_pause=0)
-    db = await new_database(request, "postgresql", tmp_path)
-    return await harness_factory(tournament_pause=0, database_url=db.target)
+@pytest.fixture
+async def hb(backend_factory: Any) -> Any:
+    """`h` on each backend."""
+    return await backend_factory(tournament_pause=0)
 
 
 async def balances(h: Any, users: list[Any]) -> dict[int, int]:
