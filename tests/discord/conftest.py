@@ -135,12 +135,26 @@ async def backend_factory(
     bot claims its shard and owns its tables by a token each start renews."""
     if request.param == "sqlite":
         return harness_factory
+    return await _on_postgres(request, harness_factory, tmp_path)
+
+
+async def _on_postgres(
+    request: pytest.FixtureRequest, harness_factory: Callable[..., Awaitable[Harness]], tmp_path: Path
+) -> Callable[..., Awaitable[Harness]]:
     db = await new_database(request, "postgresql", tmp_path)
 
     async def make(**settings: Any) -> Harness:
         return await harness_factory(database_url=db.target, **settings)
 
     return make
+
+
+@pytest.fixture
+async def postgres_harness(
+    request: pytest.FixtureRequest, harness_factory: Callable[..., Awaitable[Harness]], tmp_path: Path
+) -> Harness:
+    """`harness` with the chips in a fresh PostgreSQL database only."""
+    return await (await _on_postgres(request, harness_factory, tmp_path))()
 
 
 @pytest.fixture
