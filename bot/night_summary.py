@@ -23,6 +23,7 @@ from bot.computers import is_computer
 from bot.computers import name_of as computer_name
 from bot.pictures import ResultRow, results_chart_png
 from bot.storage import TableSessionSummary
+from engine.italian import plural
 
 __all__ = [
     "CHART_FILE",
@@ -54,7 +55,7 @@ def summary_embed(night: TableSessionSummary, *, closed: bool) -> discord.Embed:
     """The summary as text: hands, each player's net (best first), the biggest pot, the best hand."""
     embed = discord.Embed(title="Riepilogo della serata", colour=render.COLOUR)
     span = "dall'apertura alla chiusura" if closed else "dall'apertura a ora"
-    hands = "1 mano giocata" if night.hands == 1 else f"{night.hands} mani giocate"
+    hands = f"{night.hands} {plural(night.hands, 'mano giocata', 'mani giocate')}"
     cancelled = ""
     if night.cancelled:
         cancelled = (
@@ -78,7 +79,7 @@ def summary_embed(night: TableSessionSummary, *, closed: bool) -> discord.Embed:
             )
             if sum(len(x) + 1 for x in lines) + len(line) > _LINE_LIMIT:
                 more = len(night.players) - i
-                lines.append("… e un altro giocatore." if more == 1 else f"… e altri {more} giocatori.")
+                lines.append(plural(more, "… e un altro giocatore.", f"… e altri {more} giocatori."))
                 break
             lines.append(line)
     else:

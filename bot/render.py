@@ -43,7 +43,7 @@ from engine.events import (
     StackReleased,
     StreetStarted,
 )
-from engine.italian import chips, chips_return
+from engine.italian import chips, chips_return, plural
 from engine.levels import level_name
 from engine.options import Limit, Mazzo, TableOptions, Variant
 from engine.ranking import Ranking, evaluate
@@ -378,11 +378,9 @@ def result_lines(events: Iterable[Event], board: Sequence[Card] = ()) -> list[st
         lines.append(f"Carte in tavola: {format_cards(board)}.")
     for event in shown:
         if isinstance(event, HandStarted) and event.carried:
-            lines.append(
-                "Nel piatto c'era 1 fiche rimasta dalla mano prima."
-                if event.carried == 1
-                else f"Nel piatto c'erano {chips(event.carried)} rimaste dalla mano prima."
-            )
+            n = event.carried
+            were, left = plural(n, "c'era", "c'erano"), plural(n, "rimasta", "rimaste")
+            lines.append(f"Nel piatto {were} {chips(n)} {left} dalla mano prima.")
         elif isinstance(event, RESULT_EVENTS) and (text := event_text(event)):
             lines.append(text)
     return lines
@@ -523,8 +521,8 @@ def _settings_lines(settings: TableSettings, options: TableOptions) -> list[str]
     elif settings.ping_after == 0:
         calls = "Avviso a chi deve parlare: una menzione appena tocca a lui."
     else:
-        seconds = "1 secondo" if settings.ping_after == 1 else f"{settings.ping_after} secondi"
-        calls = f"Avviso a chi deve parlare: una menzione dopo {seconds} di silenzio."
+        seconds = plural(settings.ping_after, "secondo", "secondi")
+        calls = f"Avviso a chi deve parlare: una menzione dopo {settings.ping_after} {seconds} di silenzio."
     return [computers, calls]
 
 
@@ -563,7 +561,7 @@ def event_text(event: Event) -> str | None:
             word = _ACTION_WORDS.get(event.kind.value, event.kind.value)
             amount = f" {chips(event.amount)}" if event.amount and event.kind.value not in ("cambio",) else ""
             if event.kind.value == "cambio":
-                amount = " 1 carta" if event.amount == 1 else f" {event.amount} carte"
+                amount = f" {event.amount} {plural(event.amount, 'carta', 'carte')}"
             return f"{mention(event.player)} {word}{amount}{' (tutto dentro)' if event.all_in else ''}."
         case PlayerTimedOut():
             said = _ACTION_WORDS.get(event.kind.value, event.kind.value)
@@ -573,11 +571,8 @@ def event_text(event: Event) -> str | None:
         case DiscardsReshuffled():
             return f"Il mazzo è finito: {event.count} carte scartate vengono rimescolate."
         case BetReturned():
-            return (
-                f"1 fiche non chiamata torna a {mention(event.player)}."
-                if event.amount == 1
-                else f"{chips(event.amount)} non chiamate tornano a {mention(event.player)}."
-            )
+            uncalled = plural(event.amount, "non chiamata torna", "non chiamate tornano")
+            return f"{chips(event.amount)} {uncalled} a {mention(event.player)}."
         case HandShown():
             return f"{mention(event.player)} mostra {format_cards(event.cards)}: {event.hand}."
         case HandMucked():

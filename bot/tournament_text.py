@@ -10,7 +10,7 @@ import discord
 
 from bot.computers import is_computer
 from bot.render import COLOUR, chips, mention, variant_name
-from engine.italian import chips_return
+from engine.italian import chips_return, plural
 from engine.options import Variant
 from engine.tournament import LevelUp, PayoutStructure, Phase, PlayerEliminated, Standing, Tournament
 
@@ -37,9 +37,8 @@ def _stakes(tournament: Tournament) -> str:
 
 def _ritmo(tournament: Tournament) -> str:
     ritmo = tournament.config.ritmo
-    if ritmo.every == 1:
-        return f"un livello ogni {'minuto' if ritmo.by_time else 'mano'}"
-    return f"un livello ogni {ritmo.every} {'minuti' if ritmo.by_time else 'mani'}"
+    unit = plural(ritmo.every, "minuto", "minuti") if ritmo.by_time else plural(ritmo.every, "mano", "mani")
+    return f"un livello ogni {unit}" if ritmo.every == 1 else f"un livello ogni {ritmo.every} {unit}"
 
 
 PAYOUT_WORDS = {
@@ -99,7 +98,7 @@ def _final_places(tournament: Tournament) -> list[tuple[int, Standing]]:
 def winners_text(tournament: Tournament) -> str:
     """The final standings, best first."""
     hands = tournament.hands_played
-    lines = [f"Torneo finito dopo {hands} {'mano' if hands == 1 else 'mani'}. Classifica finale:"]
+    lines = [f"Torneo finito dopo {hands} {plural(hands, 'mano', 'mani')}. Classifica finale:"]
     for place, standing in _final_places(tournament):
         prize = f": {chips(standing.prize)}" if standing.prize else ""
         lines.append(f"{ordinal(place)} {mention(standing.player)}{prize}")
@@ -167,6 +166,6 @@ def refund_text(refunds: Sequence[int], amount: int) -> str:
     house = len(refunds) - len(people)
     text = f"{chips_return(amount)} nel saldo di {', '.join(mention(p) for p in people)}." if people else ""
     if house:
-        verb = "torna" if amount * house == 1 else "tornano"
+        verb = plural(amount * house, "torna", "tornano")
         text += f" {chips(amount * house)} dei giocatori del computer {verb} alla casa."
     return text.strip()
