@@ -23,6 +23,15 @@ async def h(harness_factory: Any) -> Any:
     return await harness_factory(tournament_pause=600)
 
 
+async def heads_up(h: Any, game: Torneo, alice: Any, bob: Any, *, fiches: int) -> Any:
+    """A two-seat texas tournament of ``fiches`` each, 30 s a turn, no level change: announced by
+    alice, joined by both, started; its run."""
+    await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=fiches, tempo=30, ritmo=100)
+    await game.join([alice, bob])
+    await h.fake.wait_for(lambda: game.run is not None and game.live is not None, "the table")
+    return game.run
+
+
 async def _bob_away_after_a_hand_over_at_the_deal(h: Any) -> tuple[Any, Any, Torneo]:
     """Heads-up, blinds 10/20, 40 chips each, every deck a split. Bob never answers: two timeouts
     and he is away, then blinded down until he is all-in from his blind: that hand is over at the
@@ -35,10 +44,7 @@ async def _bob_away_after_a_hand_over_at_the_deal(h: Any) -> tuple[Any, Any, Tor
     game = Torneo(h)
     for _ in range(40):
         h.bot.tables.queue_deck(game.channel_id, CHOP)
-    await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=40, tempo=30, ritmo=100)
-    await game.join([alice, bob])
-    await h.fake.wait_for(lambda: game.run is not None and game.live is not None, "the table")
-    run = game.run
+    run = await heads_up(h, game, alice, bob, fiches=40)
     for _ in range(60):
         await h.settle()
         live = game.live
@@ -118,10 +124,7 @@ async def test_a_come_back_while_the_last_boundary_waits_does_not_strand_the_tou
         first, second = (alice_cards, bob_cards) if view.dealer == alice.id else (bob_cards, alice_cards)
         h.bot.tables.queue_deck(game.channel_id, stacked([first, second], "8h 3s 4d 9c Tc Jh Qd 5c"))
 
-    await game.announce(alice, "texas", buyin=BUY_IN, posti=2, cip=20, fiches=45, tempo=30, ritmo=100)
-    await game.join([alice, bob])
-    await h.fake.wait_for(lambda: game.run is not None and game.live is not None, "the table")
-    run = game.run
+    run = await heads_up(h, game, alice, bob, fiches=45)
     for _ in range(200):
         await h.settle()
         if run.tournament.phase is not Phase.IN_CORSO:
