@@ -48,9 +48,11 @@ __all__ = [
     "ComputerPlayers",
     "computer_id",
     "computers_at",
+    "described",
     "find",
     "free_id",
     "is_computer",
+    "is_feminine",
     "limit",
     "name_of",
 ]
@@ -72,6 +74,9 @@ NAMES = (
 )
 """One name per seat a table can have: a computer's id picks his name, so two at a table never share one."""
 
+FEMININE = frozenset({"Zia Pina", "Sora Lella", "Nonna Adele", "Comare Rosa"})
+"""The names of women: the words that agree with them are feminine («eliminata», «giocatrice»)."""
+
 LEVELS = tuple(str(level) for level in Level)
 
 
@@ -83,6 +88,16 @@ def computer_id(slot: int) -> int:
 def name_of(player: int) -> str:
     """``🤖 Nonno Gino``: the robot says at once that this is no person."""
     return f"{ROBOT} {NAMES[(-player - 1) % len(NAMES)]}"
+
+
+def is_feminine(player: int) -> bool:
+    """A computer with a woman's name (a person's gender is not known: Italian's masculine stands)."""
+    return is_computer(player) and NAMES[(-player - 1) % len(NAMES)] in FEMININE
+
+
+def described(player: int) -> str:
+    """``🤖 Zia Pina, giocatrice del computer``: how a computer is introduced to the table."""
+    return f"{name_of(player)}, {'giocatrice' if is_feminine(player) else 'giocatore'} del computer"
 
 
 def computers_at(live: LiveTable) -> list[int]:

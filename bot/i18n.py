@@ -202,8 +202,8 @@ ENGLISH: dict[str, str] = {
     "iscriviti": "join",
     "Iscriviti al torneo pagando l'iscrizione": "Join the tournament, paying the entry fee",
     "ritirati": "withdraw",
-    "Ritirati prima dell'inizio: l'iscrizione ti torna": (
-        "Withdraw before the start: your entry fee comes back"
+    "Ritirati: prima dell'inizio l'iscrizione ti torna, dopo resti assente": (
+        "Withdraw: before the start your entry fee comes back, after it you are away"
     ),
     "Fai iniziare il torneo (chi l'ha creato)": "Start the tournament (its creator)",
     "Mostra il torneo di questo canale": "Show this channel's tournament",

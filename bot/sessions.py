@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import render, rest, views
+from bot import render, rest, tournament_text, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
@@ -286,6 +286,22 @@ class Sessions:
             events = await self.bot.tables.apply(live, lambda: live.come_back(player))
             dms += session.record(events)
             await self._answer(interaction, session, events)
+
+    async def step_away(self, interaction: discord.Interaction) -> None:
+        """/torneo ritirati after the start: the player stays in, away (blinded away, rules §7)."""
+        player = interaction.user.id
+
+        def judge(session: TableSession) -> None:
+            if session.live.tournament is None or not session.seated(player):
+                raise UserError(NOT_SEATED)
+
+        async with self._judged(interaction, None, judge) as (live, session, dms):
+            tournament = live.tournament
+            assert tournament is not None  # judged under the lock
+            events = await self.bot.tables.apply(live, lambda: tournament.step_away(live, player))
+            dms += session.record(events)
+            told = [tournament_text.withdrawal_text(player, live.variant), render.events_text(events)]
+            await public_answer(interaction, self.bot, content="\n".join(line for line in told if line))
 
     async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""

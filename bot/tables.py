@@ -82,6 +82,9 @@ class TournamentHook(Protocol):
     def come_back(self, live: LiveTable, player: int) -> list[Event]:
         """An away player is back (Rientro, /tavolo rientra): the tournament and the table in step."""
 
+    def step_away(self, live: LiveTable, player: int) -> list[Event]:
+        """A player withdraws after the start (/torneo ritirati): away from now on, blinded away."""
+
 
 @dataclass(eq=False)
 class LiveTable:

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.computers import is_computer
+from bot.computers import is_computer, is_feminine
 from bot.render import COLOUR, chips, mention, variant_name
+from engine.events import ActionTaken, Event, PlayerTimedOut
 from engine.italian import chips_return, plural
 from engine.options import Variant
 from engine.tournament import LevelUp, PayoutStructure, Phase, PlayerEliminated, Standing, Tournament
@@ -19,16 +20,35 @@ __all__ = [
     "elimination_text",
     "level_text",
     "ordinal",
+    "over_at_the_deal",
     "picture_rows",
     "refund_text",
     "status_embed",
     "table_title",
     "winners_text",
+    "withdrawal_text",
 ]
 
 
 def ordinal(place: int) -> str:
     return f"{place}°"
+
+
+def over_at_the_deal(events: Sequence[Event]) -> str:
+    """Why a hand ended at its deal, with no turn for anyone present: either every player went all-in
+    with the forced bets, or the away players' turns, played at once, left nobody to play against."""
+    if any(isinstance(e, ActionTaken | PlayerTimedOut) for e in events):
+        return "finita alla distribuzione, con i turni dei giocatori assenti giocati subito"
+    return "tutti all-in con le puntate obbligate"
+
+
+def withdrawal_text(player: int, variant: Variant) -> str:
+    """/torneo ritirati after the start: the player is not paid out, he is blinded away (rules §7)."""
+    forced = "l'invito" if variant is Variant.ITALIANA else "i bui"
+    return (
+        f"{mention(player)} si ritira dal torneo: da ora è assente, le sue fiches restano in gioco "
+        f"(posta {forced} e passa a ogni turno). Con «Rientro» o /tavolo rientra torna a giocare."
+    )
 
 
 def _stakes(tournament: Tournament) -> str:
@@ -87,7 +107,8 @@ def elimination_text(event: PlayerEliminated) -> str:
     shared = (
         f" (a pari merito con {', '.join(mention(p) for p in event.tied_with)})" if event.tied_with else ""
     )
-    return f"{mention(event.player)} è eliminato: {ordinal(event.place)} posto{shared}{prize}."
+    out = "eliminata" if is_feminine(event.player) else "eliminato"
+    return f"{mention(event.player)} è {out}: {ordinal(event.place)} posto{shared}{prize}."
 
 
 def _final_places(tournament: Tournament) -> list[tuple[int, Standing]]:

@@ -64,6 +64,7 @@ from engine.tournament import (
     come_back,
     deal,
     seat_entrants,
+    step_away,
 )
 
 if TYPE_CHECKING:
@@ -82,6 +83,8 @@ NOT_CREATOR = "Solo chi ha creato il torneo può farlo iniziare."
 CANCEL_REFUSED = "Solo chi ha creato il torneo o chi ha il permesso «Gestisci server» può annullarlo."
 CANCEL_STARTED = "Il torneo è già iniziato: non si può più annullare."
 COMPUTER_REGISTERED_ONLY = "Solo chi è iscritto al torneo può iscrivere un giocatore del computer."
+NOT_PLAYING = "Non sei in gioco in questo torneo."
+ALREADY_AWAY = "Sei già assente dal torneo: con «Rientro» o /tavolo rientra torni a giocare."
 NO_HUMAN = "Un torneo di soli giocatori del computer non può iniziare: serve almeno una persona iscritta."
 PAYOUT_RETRY = 5.0
 """Seconds between attempts to store the last boundary of a tournament (the payout) after a failure."""
@@ -148,6 +151,13 @@ class LiveTournament:
         if not events and not away:
             raise AlreadySeated("Sei già in gioco.")
         return events
+
+    def step_away(self, live: LiveTable, player: int) -> list[Event]:
+        if player not in self.tournament.alive():
+            raise UserError(NOT_PLAYING)
+        if player in self.tournament.away:
+            raise AlreadySeated(ALREADY_AWAY)
+        return step_away(live.table, self.tournament, player)
 
 
 class Tournaments:
@@ -340,12 +350,13 @@ class Tournaments:
         dms = session.record(events)  # the turn timer now; the renderer posts the new hand's message
         if table.hand_running:
             await self._save(run, run.state(running=True), TournamentHand(table.hand_number))
-        else:  # everyone all-in from the forced bets: over at once, stored at its boundary below
+        else:  # over at once (everyone all-in from the forced bets, or the away players' turns played)
             live.dealt = frozenset()
             # No turn, so no table message: the channel reads the result here, once it is stored (a
             # restart between the two would deal the hand again, under the same number).
             session.told_in_a_line()
-            lines = [f"Mano n. {table.hand_number}: tutti all-in con le puntate obbligate.", *session.results]
+            over = tournament_text.over_at_the_deal(events)
+            lines = [f"Mano n. {table.hand_number}: {over}.", *session.results]
             if fair is not None:  # no table message showed its impronta: the line publishes both
                 lines += ["Mazzo verificabile:", *revealed_lines(fair, live.options)]
             await self.hand_ended(run, live, told=render.packed(lines, render.MESSAGE_LIMIT))

@@ -274,11 +274,8 @@ class Tavolo(
             player = _check_may_add_computer(interaction, live)
             amount = DEFAULT_BUYIN_CIPS * live.options.cip
             events = await self.bot.tables.sit(live, player, amount, level=livello)
-            who, name = render.mention(interaction.user.id), computers.name_of(player)
-            text = (
-                f"{who} fa sedere {name}, giocatore del computer ({livello}), "
-                f"con {render.chips(amount)} della casa."
-            )
+            who, house = render.mention(interaction.user.id), render.chips(amount)
+            text = f"{who} fa sedere {computers.described(player)} ({livello}), con {house} della casa."
             self.bot.sessions.of(live).record(events)
             await self._reply(interaction, live, text, events)
 

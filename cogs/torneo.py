@@ -24,7 +24,15 @@ from bot.tree import guild_id_of
 from cogs.busy import busy_channel
 from engine.italian import chips_return
 from engine.options import Limit, TableOptions, Variant
-from engine.tournament import PayoutStructure, Ritmo, RitmoUnit, Schedule, ScheduleKind, TournamentConfig
+from engine.tournament import (
+    PayoutStructure,
+    Phase,
+    Ritmo,
+    RitmoUnit,
+    Schedule,
+    ScheduleKind,
+    TournamentConfig,
+)
 from engine.tournament.structure import default_schedule, default_stack
 
 if TYPE_CHECKING:
@@ -126,8 +134,8 @@ class Torneo(
             run = self.bot.tournaments.require(channel_id)
             player, full = await self.bot.tournaments.add_computer(run, interaction.user.id, livello)
             who = (
-                f"{render.mention(interaction.user.id)} iscrive {computers.name_of(player)}, giocatore del "
-                f"computer ({livello}), con l'iscrizione pagata dalla casa"
+                f"{render.mention(interaction.user.id)} iscrive {computers.described(player)} ({livello}), "
+                "con l'iscrizione pagata dalla casa"
             )
             await self._entered(interaction, run, who, full)
 
@@ -143,10 +151,13 @@ class Torneo(
         await public_answer(interaction, self.bot, content=text)
 
     @app_commands.command(
-        name=T("ritirati"), description=T("Ritirati prima dell'inizio: l'iscrizione ti torna")
+        name=T("ritirati"),
+        description=T("Ritirati: prima dell'inizio l'iscrizione ti torna, dopo resti assente"),
     )
     async def ritirati(self, interaction: discord.Interaction) -> None:
-        self.bot.tournaments.require(channel_of(interaction))
+        if self.bot.tournaments.require(channel_of(interaction)).tournament.phase is not Phase.ISCRIZIONI:
+            await self.bot.sessions.step_away(interaction)  # blinded away: his chips stay in play
+            return
         channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)

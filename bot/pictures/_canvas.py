@@ -74,8 +74,25 @@ def text_width(text: str, size: int) -> int:
 
 def one_line(text: str) -> str:
     """``text`` with every run of white space (line breaks and tabs too) made one space: a name is
-    drawn on one line, and Pillow refuses to measure a text of several."""
+    drawn on one line, and Pillow refuses to measure a text of several. Characters the font cannot
+    draw (an emoji in a display name, a computer's 🤖) are left out: drawn, each would be an empty
+    box; a name made of nothing else is drawn as "?"."""
+    if not text.isascii():
+        kept = "".join(ch for ch in text if _drawable(ch))
+        text = kept if kept.strip() or not text.strip() else "?"
     return " ".join(text.split())
+
+
+def _glyph(ch: str) -> tuple[tuple[int, int], bytes]:
+    mask = font(16).getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def _drawable(ch: str) -> bool:
+    """Whether the font has a glyph for ``ch``: Pillow draws a missing one as the font's "missing
+    glyph" box, the same box as for a private-use code point, which no font here covers."""
+    return ch.isspace() or _glyph(ch) != _glyph("\U0010fffd")
 
 
 def fit_text(text: str, size: int, max_width: int) -> str:

@@ -79,7 +79,8 @@ class Schedule:
     """The stakes of every level: level 1 plays ``cip`` and ``invito``, later levels scale both.
 
     ``raddoppio`` multiplies them by 2 at each level; ``scala`` follows the ladder of
-    ``SCALA_STEPS`` (×10 every seven levels), rounded to whole chips (to even chips for blinds).
+    ``SCALA_STEPS`` (×10 every seven levels), rounded to whole chips (to even chips for blinds),
+    each level's cip at least one chip (two with blinds) above the last.
     """
 
     variant: Variant
@@ -119,10 +120,13 @@ class Schedule:
         """The stakes of level ``number`` (1 is the first)."""
         if number < 1:
             raise ValueError(f"level numbers start at 1, not {number}")
-        factor = self._factor(number)
         even = blinds_variant(self.variant)
-        cip = _round_chips(self.cip * factor, even)
-        invito = 0 if even else _round_chips(self.invito * factor, False)
+        cip = 0
+        # Small first stakes round two steps to the same chips (1.5 × 2 is 3, up to an even 4, as 2 × 2):
+        # each level is at least one chip (two with blinds) above the last, so a new level always raises.
+        for n in range(1, number + 1):
+            cip = max(_round_chips(self.cip * self._factor(n), even), cip + (2 if even else 1))
+        invito = 0 if even else _round_chips(self.invito * self._factor(number), False)
         return Level(number, cip, invito)
 
     def levels(self, count: int) -> tuple[Level, ...]:

@@ -112,7 +112,7 @@ async def test_nine_players_out_in_one_hand_are_each_announced(harness_factory: 
     await game.join(users)
     await game.play_out()
     texts = [m.text() for m in h.messages("poker")]
-    told = {int(p) for t in texts for p in re.findall(r"<@(\d+)> è eliminato: \d+° posto", t)}
+    told = {int(p) for t in texts for p in re.findall(r"<@(\d+)> è eliminat[oa]: \d+° posto", t)}
     refused, h.fake.violations[:] = list(h.fake.violations), []
     assert refused == [], f"Discord refused: {refused}"
     standings = [t for t in texts if "Classifica finale" in t]

@@ -50,7 +50,9 @@ async def check_finished(h: Any, game: Torneo, users: list[Any], finished: Any, 
     assert have == {p: STARTING - BUY_IN + prize for p, (_, prize) in finishes.items()}
     assert await h.bot.storage.check() == []
     texts = public(h)
-    told = [(int(p), int(n)) for x in texts for p, n in re.findall(r"<@(\d+)> è eliminato: (\d+)° posto", x)]
+    out = r"<@(\d+)> è eliminat[oa]: (\d+)° posto"
+    told = [(int(p), int(n)) for x in texts for p, n in re.findall(out, x)]
+    told = [(int(p), int(n)) for x in texts for p, n in re.findall(out, x)]
     assert len(told) == len(users) - 1 and dict(told) == {p: f[0] for p, f in finishes.items() if f[0] != 1}
     assert [n for _, n in told] == sorted((n for _, n in told), reverse=True), "the last place goes out first"
     # Levels on schedule: a new level every `every` hands, announced once each (the last hand ends
@@ -364,13 +366,17 @@ async def test_a_server_manager_may_call_a_tournament_off(h: Any) -> None:
     assert await h.bot.storage.check() == []
 
 
-async def test_once_started_nobody_withdraws_or_calls_it_off(h: Any) -> None:
+async def test_once_started_nobody_is_refunded_or_calls_it_off(h: Any) -> None:
+    """After the start /torneo ritirati refunds nothing: the player stays in, away (rules §7)."""
     alice, bob = h.user("alice"), h.user("bob")
     game = Torneo(h)
     await game.announce(alice, "italiana", buyin=BUY_IN, posti=2)
     await game.join([alice, bob])
+    await h.fake.wait_for(lambda: game.live is not None and game.live.table.hand_running, "the first hand")
     late = await h.slash(bob, "torneo ritirati")
-    assert late.ephemeral and late.content == "Il torneo è già iniziato: non puoi più ritirarti."
+    assert accepted(late), late.content
+    await h.settle()
+    assert [t for t in h.public_texts() if "si ritira dal torneo: da ora è assente" in t and "l'invito" in t]
     cancel = await h.slash(alice, "torneo annulla")
     assert cancel.ephemeral and cancel.content == "Il torneo è già iniziato: non si può più annullare."
     assert await balances(h, [alice, bob]) == {alice.id: STARTING - BUY_IN, bob.id: STARTING - BUY_IN}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine.errors import EngineError
@@ -53,6 +55,25 @@ def test_scala_with_blinds_keeps_the_big_blind_even() -> None:
     # 10 x 1.5 = 15 is odd: the small blind could not be half of it, so 16.
     assert [level.cip for level in schedule.levels(4)] == [10, 16, 20, 30]
     assert all(level.cip % 2 == 0 for level in schedule.levels(30))
+
+
+@pytest.mark.parametrize(
+    ("variant", "cip", "expected"),
+    [
+        # 2 × 1.5 = 3, up to an even 4, which is also 2 × 2: level 3 goes on to 6, then the ladder.
+        (Variant.TEXAS, 2, [2, 4, 6, 8, 10, 12, 16, 20, 30]),
+        (Variant.TRENTADUE, 2, [2, 4, 6, 8, 10, 12, 16, 20, 30]),
+        # 1 × 1.5 rounds half up to 2, which is also 1 × 2: level 3 goes on to 3.
+        (Variant.ITALIANA, 1, [1, 2, 3, 4, 5, 6, 8, 10, 15]),
+    ],
+)
+def test_scala_every_new_level_raises_the_cip(variant: Variant, cip: int, expected: list[int]) -> None:
+    """The smallest first cip /torneo nuovo accepts: rounding must not give two levels the same stakes,
+    or the channel announces «Salgono le puntate» for stakes that did not rise."""
+    schedule = Schedule(variant, ScheduleKind.SCALA, cip=cip, invito=cip)
+    assert [level.cip for level in schedule.levels(9)] == expected
+    cips = [level.cip for level in schedule.levels(40)]
+    assert all(a < b for a, b in itertools.pairwise(cips))
 
 
 def test_level_number_is_one_based() -> None:

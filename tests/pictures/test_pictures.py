@@ -287,6 +287,21 @@ def test_a_name_with_a_line_break_is_drawn_on_one_line() -> None:
     assert _open(standings_png([StandingRow(1, odd, 500)], title="Classifica")).width > 0
 
 
+def test_characters_the_font_cannot_draw_are_left_out_of_a_name() -> None:
+    """A computer is named «🤖 Zia Pina» and a display name may hold emoji: the bundled font has no
+    such glyphs, and each would be drawn as an empty box. The picture is the name without them."""
+    cards = parse_cards("Ah Ad Kc Ks 7h")
+    with_robot = showdown_png([ShowdownRow("🤖 Zia Pina", cards, "doppia coppia")])
+    assert with_robot == showdown_png([ShowdownRow("Zia Pina", cards, "doppia coppia")])
+    standings = standings_png([StandingRow(1, "🤖 Zia Pina", 500), StandingRow(2, "Anna 🎲", 0)], title="C")
+    assert standings == standings_png([StandingRow(1, "Zia Pina", 500), StandingRow(2, "Anna", 0)], title="C")
+    only_emoji = showdown_png([ShowdownRow("🎲🎲", cards, "doppia coppia")])
+    assert only_emoji == showdown_png([ShowdownRow("?", cards, "doppia coppia")])
+    assert showdown_png([ShowdownRow("Niccolò ♠", cards, "x")]) != showdown_png(
+        [ShowdownRow("Niccolò", cards, "x")]
+    )
+
+
 def _text_area(image: Image.Image, row: int) -> bytes:
     top = MARGIN + row * SHOWDOWN_ROW_HEIGHT
     return image.crop((MARGIN, top, MARGIN + 140, top + SHOWDOWN_ROW_HEIGHT // 2)).tobytes()
@@ -298,7 +313,8 @@ def test_names_are_drawn_with_their_accents() -> None:
     without = _open(showdown_png([ShowdownRow("Niccolo", cards, "doppia coppia")]))
     other = _open(showdown_png([ShowdownRow("Niccolx", cards, "doppia coppia")]))
     assert _text_area(with_accent, 0) != _text_area(without, 0) != _text_area(other, 0)
-    notdef = font(17).getmask("\U000e0001")
+    notdef = font(17).getmask("\U0010fffd")  # private use: the font's "missing glyph" box
+    assert bytes(notdef)  # a box, not an empty mask (a tag character's would be empty)
     for letter in "àèéìòùÀÉÈÌÒÙçñäöüßÆø":  # Latin-1: every letter has its own glyph
         assert bytes(font(17).getmask(letter)) != bytes(notdef), letter
     text_pixels = sum(
