@@ -169,8 +169,13 @@ class TableSession:
         """Take in what the engine did: log, board, results, timer, private cards; wake the renderer."""
         live = self.live
         dms: list[DM] = []
+        # Whose turn it was when these events began: a fold out of turn (a player leaving the table)
+        # changes nothing in front of the player to act, so his open buttons and modal stay good.
+        turn = self._turn
+        waiting = turn[1] if turn is not None and turn[0] == live.table.hand_number else None
         for event in events:
             if isinstance(event, HandStarted):
+                waiting = None
                 self.hand_title = None if live.tournament is None else live.tournament.title()
                 self.decisions = 0
                 self.log, self.results, self.board, self._hand_events = [], [], [], []
@@ -180,8 +185,12 @@ class TableSession:
                 self.picture.new_hand()
             if event.private_to is None:
                 self._hand_events.append(event)
-            if isinstance(event, ActionTaken | PlayerTimedOut):
+            if isinstance(event, PlayerTimedOut) or (
+                isinstance(event, ActionTaken)
+                and (waiting is None or event.player == waiting or event.kind is not ActionKind.PASSO)
+            ):
                 self.decisions += 1
+                waiting = None  # the turn moved: whatever follows counts
             if isinstance(event, StreetStarted):
                 self.board.extend(event.board)
                 self.picture.show_board(self.board)
@@ -197,6 +206,9 @@ class TableSession:
                 self._hands[event.player] = kept + tuple(event.received)
                 if event.received:
                     dms.append(self._cards_dm(event.player, "Dopo il cambio, le tue carte"))
+        table = live.table
+        if waiting is not None and table.hand_running and table.to_act != waiting:
+            self.decisions += 1  # no decision counted, yet the turn moved: the old buttons must go
         told = render.events_text(events)
         if told:
             self.log.extend(told.split("\n"))
@@ -549,7 +561,10 @@ class TableSession:
             raise UserError(STALE)
         message = interaction.message
         ephemeral = message is not None and message.flags.ephemeral
-        if message is not None and not ephemeral and message.id != live.message_id:
+        # A modal opened from a table message that was posted again meanwhile (deleted by a moderator)
+        # still speaks for this very turn, which the turn check below proves.
+        modal = interaction.type is discord.InteractionType.modal_submit
+        if message is not None and not ephemeral and message.id != live.message_id and not modal:
             raise UserError(STALE)
         if target.says_a_word and not table.hand_running:
             raise UserError(STALE)

@@ -269,6 +269,10 @@ class Sessions:
             await session.answer_on_table_message(interaction)
         elif slash:
             await public_answer(interaction, self.bot, content=text)
+        elif source is not None and not source.flags.ephemeral and not interaction.response.is_done():
+            # A modal of a table message posted again since (the old one may be gone): the new one
+            # shows the change; the player reads what he did privately.
+            await rest.respond(interaction, ephemeral=True, content=text)
         elif interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=None)
         else:

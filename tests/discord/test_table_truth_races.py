@@ -1,6 +1,7 @@
 """The channel shows the truth when Discord is slow or failing and the game moves on meanwhile: a turn
 call's deletion is retried, a closing ends the last message on its result, a slow re-post does not
-take the next hand's place, and a slow showdown picture still reaches its hand's message."""
+take the next hand's place, a slow showdown picture still reaches its hand's message, and an open
+amount modal still acts after the table message was posted again or another player left."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.discord.gioco_support import HEADS_UP_TEXAS, heads_up, texas_heads_up
+from bot.session import MOVED_ON, STALE
+from engine.cards import parse_cards
+from tests.discord.gioco_support import HEADS_UP_TEXAS, THREE, Game, heads_up, texas_heads_up, total
 from tests.discord.test_table_truth import EDIT, fast_retries
 from tests.discord.test_turn_calls import called
+from tests.discord.torneo_support import accepted
 
 DELETE = ("DELETE", "/channels/{channel_id}/messages/{message_id}")
 
@@ -164,3 +168,55 @@ async def test_a_showdown_picture_that_fails_while_a_deal_waits_for_it_does_not_
     assert not reply.ephemeral, f"the deal was refused: {reply.content!r}; errors logged: {errors}"
     assert game.table.hand_running
     assert errors == ["A showdown picture could not be drawn"], errors
+
+
+async def test_an_amount_modal_of_this_turn_acts_after_the_table_message_was_posted_again(
+    harness: Any,
+) -> None:
+    """Bob opens "Apro…"; a moderator deletes the table message meanwhile and the bot posts it again
+    (at the next change: eve sits down). His modal is of this hand and this very turn: it acts, and he
+    reads what he did privately (the message he clicked is gone)."""
+    game, alice, bob = await heads_up(harness)
+    held = await total(harness, alice, bob)
+    modal = await harness.click(bob, game.message, label="Apro…")
+    old = game.message
+    await harness.fake.delete_message(old)
+    sat = await harness.slash(harness.user("eve"), "tavolo siedi", buyin=300)
+    assert not sat.ephemeral, sat.content
+    await harness.settle()
+    assert game.live.message_id != old.id, "the table message was posted again"
+    assert game.table.hand_running and game.table.to_act == bob.id
+    reply = await game.submit(bob, modal, {"importo": "10"})
+    assert reply.ephemeral and reply.content != STALE, reply.content
+    assert game.table.to_act == alice.id, "bob's opening was refused"
+    assert await total(harness, alice, bob) == held
+    game.finish()
+
+
+async def test_an_open_amount_modal_survives_another_player_leaving_out_of_turn(harness: Any) -> None:
+    """Three at the table; the player with the jacks, to act, opens "Apro…"; meanwhile a player who
+    already passed stands up (/tavolo alzati: his fold out of turn). Nothing in front of the opener
+    changed, so his modal still acts: it is not refused as if the game had moved on."""
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol])
+    await game.start(alice, THREE)
+    users = {u.id: u for u in (alice, bob, carol)}
+    while not game.session._hands:  # the buio question comes before the cards: nobody plays blind
+        assert accepted(await game.say(users[game.table.to_act], "passo"))
+    jacks = set(parse_cards("Jh Js"))
+    carol = users[next(p for p, cards in game.session._hands.items() if jacks <= set(cards))]
+    passed = []
+    while game.table.to_act != carol.id:
+        passed.append(users[game.table.to_act])
+        assert accepted(await game.say(passed[-1], "passo"))
+    legal = [(la.kind, la.min, la.max) for la in game.table.legal_actions()]
+    modal = await harness.click(carol, game.message, label="Apro…")
+    left = await harness.slash(passed[0], "tavolo alzati")
+    assert not left.ephemeral, left.content
+    assert game.table.hand_running and game.table.to_act == carol.id
+    assert [(la.kind, la.min, la.max) for la in game.table.legal_actions()] == legal
+    reply = await game.submit(carol, modal, {"importo": "10"})
+    assert reply.content != MOVED_ON, "refused as if the game had moved on"
+    assert game.table.to_act != carol.id, reply.content
+    game.finish()
