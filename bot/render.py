@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 
@@ -347,6 +348,17 @@ CANCELLED_BY_RESTART = (
 )
 """The line a restart leaves on the message of the hand it cancelled (the ledger's recovery rule)."""
 """How many of the last public lines the table message keeps in view."""
+
+
+def ended_hand(hand_number: int) -> dict[str, Any]:
+    """What a restart makes of an older table message Discord kept showing in the middle of its hand
+    (its ending edit failed before the restart; the state it should have shown is gone with the run)."""
+    embed = discord.Embed(
+        title=f"Mano n. {hand_number}",
+        description=f"Questa mano è finita: /mano numero:{hand_number} mostra com'è andata.",
+        colour=COLOUR,
+    )
+    return {"content": None, "embed": embed, "view": None}
 
 
 def table_content(log: Sequence[str], view: TableView, deadline: float | None) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -154,6 +154,8 @@ class TableSession:
         # Retired messages the channel does not show at their last state yet (`seal`): that state
         # without buttons, and the maker of its picture's upload.
         self._final: dict[int, tuple[dict[str, Any], Callable[[], dict[str, Any]]]] = {}
+        self._failing = False  # the renderer's last edit failed: it waits to try again
+        self._noted: set[int] = set()  # retired messages noted in the storage, for a restart to end them
         self._edit_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self.picture = TablePicture()
@@ -316,12 +318,58 @@ class TableSession:
         if self._shown >= self._version:
             return
         self._final[message_id] = ({**self.render(), "view": None}, self.picture.final_files(message_id))
+        # Rare (an edit failing, or still in flight at the deal): noted, so that a restart before the
+        # edit that ends it still ends it.
+        self._note(message_id, self.message_hand)
 
     def retire(self, message_id: int | None) -> None:
         """Queue taking the buttons off an older table message (its text stays as its record)."""
         if message_id is not None:
             self._retire[message_id] = None
+            if self._failing:
+                self._note(message_id, None)
             self._wake()
+
+    def end_after_restart(self, message_id: int, hand_number: int | None) -> None:
+        """An older table message the last run noted as not ended (`_note_stale`): it loses its
+        buttons and, if it still showed its hand running, says that the hand is over."""
+        if message_id == self.live.message_id:
+            return  # it is the table message: the renderer shows the table on it
+        if hand_number is not None:
+            self._final[message_id] = (render.ended_hand(hand_number), dict)
+        self._noted.add(message_id)
+        self.retire(message_id)
+
+    def _note(self, message_id: int, hand_number: int | None) -> None:
+        """Note an older message still to end in the storage (``hand_number``: the hand it still shows
+        running, None when only its buttons must come off), so that a restart before Discord takes
+        the edit still ends it (`end_after_restart`)."""
+        if message_id in self._noted:
+            return
+        self._noted.add(message_id)
+        live = self.live
+        note = self.owner.bot.storage.note_stale_message(
+            live.channel_id, live.guild_id, message_id, hand_number
+        )
+        self._spawn_write(note, f"noting message {message_id}")
+
+    def _ended(self, message_id: int) -> None:
+        """An older message is ended (or gone): its note, if any, is forgotten."""
+        if message_id in self._noted:
+            self._noted.discard(message_id)
+            forget = self.owner.bot.storage.forget_stale_message(self.live.channel_id, message_id)
+            self._spawn_write(forget, f"forgetting message {message_id}")
+
+    def _spawn_write(self, write: Coroutine[Any, Any, None], what: str) -> None:
+        async def run() -> None:
+            try:
+                await write
+            except STORAGE_FAILURES as exc:  # a restart would only miss (or redo) one message's edit
+                log.warning("Table %s: %s in the storage failed: %r", self.live.id, what, exc)
+
+        task = asyncio.get_running_loop().create_task(run(), name=f"table-note-{self.channel_id}")
+        self.owner.tasks.add(task)
+        task.add_done_callback(self.owner.tasks.discard)
 
     def _wake(self) -> None:
         if self._task is None or self._task.done():
@@ -357,6 +405,9 @@ class TableSession:
                     self._shown = self._version
                     continue
                 log.warning("Table %s: edit failed (%r); retrying in %.1f s", self.live.id, exc, pause)
+                self._failing = True
+                for message_id in list(self._retire):
+                    self._note(message_id, None)  # one kept at a later state was noted with it
             except Exception:
                 # A bug, not Discord: say so once, and let the next change try again.
                 log.exception("Table %s: the table message could not be rendered", self.live.id)
@@ -365,6 +416,7 @@ class TableSession:
                 continue
             else:
                 pause = self.owner.retry_first
+                self._failing = False
                 continue
             await asyncio.sleep(pause)
             pause = min(pause * 2, self.owner.retry_max)
@@ -421,16 +473,16 @@ class TableSession:
         try:
             await rest.edit(self.owner.bot, self.channel_id, message_id, **message)
         except discord.NotFound:
-            return  # deleted: no button left to take off
+            pass  # deleted: no button left to take off
         except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
-            if not discord_failed(exc):
-                log.warning(
-                    "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
-                )
-                return
-            if final is not None:
-                self._final[message_id] = final
-            raise  # retried by the renderer
+            if discord_failed(exc):
+                if final is not None:
+                    self._final[message_id] = final
+                raise  # retried by the renderer
+            log.warning(
+                "Table %s: Discord refused to take the buttons off %s: %s", self.live.id, message_id, exc
+            )
+        self._ended(message_id)
 
     async def remember_message(self) -> None:
         """Keep the table message id in the ledger, so that a restart can edit it."""

@@ -21,7 +21,7 @@ from bot import render, rest, tournament_text, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
-from bot.errors import NETWORK_ERRORS, UserError
+from bot.errors import NETWORK_ERRORS, UserError, discord_failed
 from bot.session import (
     DM,
     NO_HAND_CARDS,
@@ -36,6 +36,7 @@ from bot.session import (
     not_your_turn,
     public_answer,
 )
+from bot.storage import STORAGE_FAILURES
 from bot.tables import NO_TABLE, LiveTable
 from bot.timers import TurnTimers
 from bot.turn_calls import TurnCalls
@@ -53,6 +54,9 @@ if TYPE_CHECKING:
 __all__ = ["Sessions"]
 
 log = logging.getLogger(__name__)
+
+END_TRIES = 8
+"""Attempts at ending, after a restart, the last message of a table closed while Discord failed."""
 
 MORE_ON_TABLE = "… il resto sul messaggio del tavolo."
 
@@ -118,6 +122,7 @@ class Sessions:
         the message of a hand the restart cancelled stops showing it running (turn, buttons), and
         the turn calls a crashed run left in the channels are taken away."""
         await self.calls.sweep(**self.bot.shard_selection())
+        await self._end_stale_messages()
         for live in self.bot.tables:
             session = self.of(live)
             session.picture.restored(live.message_id)
@@ -126,6 +131,52 @@ class Sessions:
                 session.log = [render.CANCELLED_BY_RESTART]
                 session.changed()
             self.computers.after(live)  # a computer whose turn it is plays
+
+    async def _end_stale_messages(self) -> None:
+        """The older table messages the last run could not end (Discord failed its edits, then the
+        bot stopped): each loses its buttons, and one still showing its hand running says it is over."""
+        storage = self.bot.storage
+        try:
+            left = await storage.stale_messages_left(**self.bot.shard_selection())
+        except STORAGE_FAILURES as exc:
+            log.warning("The table messages left by the last run were not read: %s", exc)
+            return
+        for channel_id, message_id, hand_number in left:
+            live = self.bot.tables.get(channel_id)
+            if live is not None:
+                self.of(live).end_after_restart(message_id, hand_number)
+                continue
+            # The table is closed: one edit in the background, and the note goes whatever Discord answers.
+            task = asyncio.get_running_loop().create_task(
+                self._end_closed_tables_message(channel_id, message_id, hand_number),
+                name=f"stale-message-{channel_id}",
+            )
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _end_closed_tables_message(
+        self, channel_id: int, message_id: int, hand_number: int | None
+    ) -> None:
+        """Discord failing is tried again with the renderer's backoff, up to `END_TRIES` times; a
+        message still not ended stays noted, so that the next start tries again."""
+        message = {"view": None} if hand_number is None else render.ended_hand(hand_number)
+        pause = self.retry_first
+        for attempt in range(1, END_TRIES + 1):
+            try:
+                await rest.edit(self.bot, channel_id, message_id, **message)
+                break
+            except discord.NotFound:
+                break  # deleted: nothing to end
+            except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
+                if not discord_failed(exc):
+                    break  # refused (a missing permission): no retry changes that
+                if attempt == END_TRIES:
+                    log.info("Table message %s in channel %s not ended: %r", message_id, channel_id, exc)
+                    return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self.retry_max)
+        with contextlib.suppress(*STORAGE_FAILURES):
+            await self.bot.storage.forget_stale_message(channel_id, message_id)
 
     async def close(self, grace: float = 2.0) -> None:
         self.computers.stop()

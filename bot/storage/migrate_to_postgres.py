@@ -44,6 +44,7 @@ TABLES: dict[str, str] = {
     "computers": "table_id, user_id",
     "player_settings": "guild_id, user_id",
     "turn_calls_shown": "channel_id, message_id",
+    "stale_table_messages": "channel_id, message_id",
 }
 _WITH_IDS = ("poker_tables", "hands", "tournaments", "movements", "entries")
 _TOTALS = (

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.storage import ledger, player_settings, shown_calls, stats, tables, tournaments
+from bot.storage import ledger, player_settings, shown_calls, stale_messages, stats, tables, tournaments
 from bot.storage.errors import (
     NOT_OWNED,
     BonusDisabled,
@@ -304,6 +304,32 @@ class Storage:
         `shard_ids` and `shard_count`, only those of guilds on these shards (as `open_tables`)."""
         shards = _shards(shard_ids, shard_count)
         return await self._run(lambda conn: shown_calls.left(conn, shards), write=False)
+
+    async def note_stale_message(
+        self, channel_id: int, guild_id: int, message_id: int, hand_number: int | None
+    ) -> None:
+        """An older table message Discord failed to end (bot/session.py): a restart still ends it."""
+        await self._run(
+            partial(
+                stale_messages.note,
+                channel_id=channel_id,
+                guild_id=guild_id,
+                message_id=message_id,
+                hand_number=hand_number,
+            )
+        )
+
+    async def forget_stale_message(self, channel_id: int, message_id: int) -> None:
+        """That message is ended (or gone)."""
+        await self._run(partial(stale_messages.forget, channel_id=channel_id, message_id=message_id))
+
+    async def stale_messages_left(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[tuple[int, int, int | None]]:
+        """(channel id, message id, hand number) of the table messages a previous run could not end,
+        for start-up; with `shard_ids` and `shard_count`, only those of guilds on these shards."""
+        shards = _shards(shard_ids, shard_count)
+        return await self._run(lambda conn: stale_messages.left(conn, shards), write=False)
 
     # Tables ---------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.session import MOVED_ON, STALE
 from engine.cards import parse_cards
-from tests.discord.gioco_support import HEADS_UP_TEXAS, THREE, Game, heads_up, texas_heads_up, total
+from tests.discord.gioco_support import HEADS_UP, HEADS_UP_TEXAS, THREE, Game, heads_up, texas_heads_up, total
 from tests.discord.test_table_truth import EDIT, fast_retries
 from tests.discord.test_turn_calls import called
 from tests.discord.torneo_support import accepted
@@ -220,3 +220,60 @@ async def test_an_open_amount_modal_survives_another_player_leaving_out_of_turn(
     assert reply.content != MOVED_ON, "refused as if the game had moved on"
     assert game.table.to_act != carol.id, reply.content
     game.finish()
+
+
+async def test_an_older_message_discord_failed_to_end_is_ended_after_a_restart(harness: Any) -> None:
+    """Discord fails every edit for a while: hand 1's message still shows Bob to act, with his buttons
+    and countdown, when hand 1 ends and hand 2 is dealt on a new message. The bot keeps hand 1's last
+    state for the edit that ends it, and notes the message in the storage: a restart before Discord
+    answers again still ends it (no buttons, no turn: the hand is over), and forgets the note."""
+    game, alice, bob = await heads_up(harness)
+    first = game.message
+    harness.bot.sessions.retry_first = 60.0  # the renderer waits long: the restart comes first
+    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    assert not game.table.hand_running
+    await game.start(alice, HEADS_UP)
+    assert game.live.message_id != first.id
+    await harness.fake.wait_for(
+        lambda: harness.bot.storage is not None and first.id in game.session._noted, "the note"
+    )
+    assert {"Passo", "Apro…"} <= {c.get("label") for c in first.components}, "Discord still shows it"
+    await harness.settle()
+    assert [m for _, m, _ in await harness.bot.storage.stale_messages_left()] == [first.id]
+    await game.restart()
+    harness.fake.limiter.faults.clear()
+    await harness.fake.wait_for(lambda: not first.components, "hand 1's message to lose its buttons")
+    assert "Tocca a" not in first.text(), first.text()
+    assert "Mano n. 1" in first.text() and "finita" in first.text(), first.text()
+    await harness.settle()
+    assert await harness.bot.storage.stale_messages_left() == []
+    assert game.live.message_id != first.id  # hand 2 (cancelled by the restart) keeps its own message
+    game.finish()
+
+
+async def test_the_last_message_of_a_table_closed_while_discord_failed_is_ended_after_a_restart(
+    harness: Any,
+) -> None:
+    """The same, when the table is closed after its hand while Discord fails every edit: after the
+    restart there is no table in the channel any more, and its last message still loses its turn and
+    buttons."""
+    game, alice, bob = await heads_up(harness)
+    first, session, channel_id = game.message, game.session, game.live.channel_id
+    harness.bot.sessions.retry_first = 60.0
+    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    closed = await harness.slash(alice, "tavolo chiudi")
+    assert not closed.ephemeral, closed.content
+    await harness.fake.wait_for(lambda: first.id in session._noted, "the note")
+    await harness.settle()
+    assert {"Passo", "Apro…"} <= {c.get("label") for c in first.components}, "Discord still shows it"
+    await game.restart()
+    assert harness.bot.tables.get(channel_id) is None
+    harness.fake.limiter.faults.clear()
+    await harness.fake.wait_for(lambda: not first.components, "the last message to lose its buttons")
+    assert "Tocca a" not in first.text() and "Mano n. 1" in first.text(), first.text()
+    await harness.settle()
+    assert await harness.bot.storage.stale_messages_left() == []

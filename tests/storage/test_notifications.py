@@ -1,5 +1,6 @@
 """A player's turn calls (/avvisi): on by default, his own choice per server, kept across a restart,
-on both backends."""
+on both backends; and the channel messages a restart must still fix (turn calls shown, table messages
+Discord failed to end)."""
 
 from __future__ import annotations
 
@@ -59,4 +60,22 @@ async def test_a_shown_turn_call_is_noted_until_it_is_deleted(storage: Storage) 
     assert await storage.turn_calls_left(shard_ids=[0], shard_count=2) == [(20, 200)]
     await storage.forget_turn_call(10, 100)
     assert await storage.turn_calls_left() == [(20, 200)]
+    assert await storage.check() == []
+
+
+async def test_a_table_message_discord_failed_to_end_is_noted_until_it_is_ended(storage: Storage) -> None:
+    """bot/storage/stale_messages.py: an older table message whose ending edit failed is noted, with
+    its hand, until it is forgotten; a start sees what is left, by shard; no chip is touched."""
+    on_one, on_zero = 1 << 22, 2 << 22  # servers on shards 1 and 0 of two
+    assert await storage.stale_messages_left() == []
+    await storage.note_stale_message(10, on_one, 100, 3)
+    await storage.note_stale_message(20, on_zero, 200, 7)
+    await storage.note_stale_message(10, on_one, 100, 3)  # noted twice: one row
+    await storage.note_stale_message(10, on_one, 101, None)  # shows its end: only its buttons to take off
+    assert await storage.stale_messages_left() == [(10, 100, 3), (10, 101, None), (20, 200, 7)]
+    assert await storage.stale_messages_left(shard_ids=[1], shard_count=2) == [(10, 100, 3), (10, 101, None)]
+    assert await storage.stale_messages_left(shard_ids=[0], shard_count=2) == [(20, 200, 7)]
+    await storage.forget_stale_message(10, 100)
+    await storage.forget_stale_message(10, 101)
+    assert await storage.stale_messages_left() == [(20, 200, 7)]
     assert await storage.check() == []
