@@ -99,6 +99,9 @@ class Harness:
     async def slash(self, user: FakeUser, command: str, **kwargs: Any) -> Reply:
         return await self.fake.slash(user, command, **kwargs)
 
+    async def autocomplete(self, user: FakeUser, command: str, **kwargs: Any) -> Reply:
+        return await self.fake.autocomplete(user, command, **kwargs)
+
     async def click(
         self,
         user: FakeUser,

@@ -43,7 +43,7 @@ class InteractionRecord:
 
     id: int
     token: str
-    type: int  # 2 slash, 3 component, 5 modal submit
+    type: int  # 2 slash, 3 component, 4 autocomplete, 5 modal submit
     user: FakeUser
     channel: FakeChannel
     payload: Json
@@ -60,6 +60,7 @@ class InteractionRecord:
     # between the two; the answer deadline is checked on them).
     sent_at: float | None = None
     answered_at: float | None = None
+    refused: int | None = None  # the status of the last initial response Discord refused (404: too late)
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
 
@@ -78,6 +79,11 @@ class Reply:
     def data(self) -> Json:
         """The callback's `data` exactly as the bot sent it."""
         return self.record.callback_data
+
+    @property
+    def choices(self) -> list[Json]:
+        """An autocomplete's answer: the choices offered, as sent (`name`, `value`)."""
+        return list(self.record.callback_data.get("choices") or [])
 
     @property
     def deferred(self) -> bool:
@@ -197,9 +203,17 @@ def _convert(option: Json, value: Any, resolved: Json, fake: FakeDiscord) -> Any
 
 
 def build_command_data(
-    fake: FakeDiscord, command: Json, path: list[str], given: dict[str, Any], guild_id: int | None
+    fake: FakeDiscord,
+    command: Json,
+    path: list[str],
+    given: dict[str, Any],
+    guild_id: int | None,
+    *,
+    focused: str | None = None,
 ) -> Json:
-    """`data` of a type-2 interaction: nested subcommand options typed from the synced command."""
+    """`data` of a type-2 interaction: nested subcommand options typed from the synced command. With
+    `focused`, of a type-4 (autocomplete) one: that option is being typed, its text sent as is and marked
+    `focused`; it must have `autocomplete`, and required options may still be missing."""
     top: list[Json] = []
     current, node = top, command
     for token in path:
@@ -219,11 +233,26 @@ def build_command_data(
     if unknown:
         raise TypeError(f"unknown options {sorted(unknown)}; the command takes {[o['name'] for o in params]}")
     resolved: Json = {}
+    if focused is not None:
+        option = next((o for o in params if o["name"] == focused), None)
+        if option is None or focused not in given:
+            raise TypeError(
+                f"the focused option {focused!r} must be one of the options given: {sorted(given)}"
+            )
+        if not option.get("autocomplete"):
+            raise CommandHidden(f"option {focused!r} has no autocomplete: Discord would not ask the bot")
+        if not isinstance(given[focused], str):
+            raise TypeError(
+                f"the focused option {focused!r} takes the text typed so far, got {given[focused]!r}"
+            )
     for option in params:
-        if option["name"] in given:
+        if focused is not None and option["name"] == focused:
+            typed = {"name": focused, "type": option["type"], "value": given[focused], "focused": True}
+            current.append(typed)
+        elif option["name"] in given:
             value = _convert(option, given[option["name"]], resolved, fake)
             current.append({"name": option["name"], "type": option["type"], "value": value})
-        elif option.get("required"):
+        elif option.get("required") and focused is None:
             raise TypeError(f"missing required option {option['name']!r}")
     data: Json = {"id": command["id"], "name": command["name"], "type": 1, "options": top}
     if guild_id is not None:
@@ -371,6 +400,50 @@ class UserActions:
         fake = self._fake()
         where = self._where(channel, user)
         name, *path = command.split()
+        cmd, guild_id = self._visible_command(user, where, name)
+        given = dict(options or {}) | kwargs
+        data = build_command_data(fake, cmd, path, given, guild_id)
+        record = self._base(2, user, where)
+        record.payload["data"] = data
+        return await self._send(record, f"/{command} by {user.name}", settle)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        command: str,
+        *,
+        channel: str | FakeChannel | None = None,
+        focused: str | None = None,
+        options: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Reply:
+        """`user` types in an option of `/command` that has an autocomplete: the bot gets an interaction
+        of type 4 with the options so far, the `focused` one (default: the last given) holding the text
+        typed. Returns once the bot answered (`reply.choices`) or Discord refused its answer
+        (`reply.record.refused`, e.g. 404 past the deadline) and the bot is quiet. The fake checks the
+        answer as Discord does: callback type 8, at most 25 choices, names and values 1-100 characters."""
+        fake = self._fake()
+        where = self._where(channel, user)
+        name, *path = command.split()
+        cmd, guild_id = self._visible_command(user, where, name)
+        given = dict(options or {}) | kwargs
+        if not given:
+            raise TypeError("an autocomplete is for an option being typed: give it (e.g. nome='')")
+        data = build_command_data(fake, cmd, path, given, guild_id, focused=focused or list(given)[-1])
+        record = self._base(4, user, where)
+        record.payload["data"] = data
+        what = f"the autocomplete of /{command} for {user.name}"
+        record.sent_at = await fake.dispatch("INTERACTION_CREATE", record.payload)
+        await fake.wait_for(
+            lambda: record.callback_type is not None or record.refused is not None,
+            f"{what} (no callback: did the autocomplete fail?)",
+        )
+        await fake.settle()
+        return Reply(fake, record)
+
+    def _visible_command(self, user: FakeUser, where: FakeChannel, name: str) -> tuple[Json, int | None]:
+        """The synced command `/name` as `user` sees it in `where`, and its guild id (None: global)."""
+        fake = self._fake()
         guild_cmd = fake.guild_commands.get(where.guild_id or self.guild_id, {}).get(name)
         global_cmd = fake.global_commands.get(name)
         cmd = global_cmd if where.is_dm or guild_cmd is None else guild_cmd
@@ -383,12 +456,7 @@ class UserActions:
         needed = int(cmd.get("default_member_permissions") or 0)
         if not where.is_dm and needed & ~user.permissions:
             raise CommandHidden(f"Discord does not show /{name} to {user.name} (needs permissions {needed})")
-        given = dict(options or {}) | kwargs
-        guild_id = where.guild_id if cmd is guild_cmd and not where.is_dm else None
-        data = build_command_data(fake, cmd, path, given, guild_id)
-        record = self._base(2, user, where)
-        record.payload["data"] = data
-        return await self._send(record, f"/{command} by {user.name}", settle)
+        return cmd, where.guild_id if cmd is guild_cmd and not where.is_dm else None
 
     def _message_of(self, target: FakeMessage | Reply) -> FakeMessage:
         msg = target.message if isinstance(target, Reply) else target

@@ -1,12 +1,12 @@
 """The switches that make the fake as strict as Discord, one per behaviour, changeable per test.
 
 The strict rules a correct bot never trips are on by default (the answer deadline, one answer per
-interaction, payload limits, a private follow-up that would land on a public placeholder): when the bot
-trips one, Discord's own error goes back to it *and* the fake records a violation, which fails the test
-at teardown even if the bot swallowed the error. Rate limits are off by default: with Discord's numbers
-discord.py sleeps up to five seconds before the sixth edit of a message in five seconds, which is right
-in production and only slow in a test; a test turns them on (`fake.rules.rate_limits = True`), usually
-with smaller windows.
+interaction, payload limits, command registration rules, a private follow-up that would land on a
+public placeholder): when the bot trips one, Discord's own error goes back to it *and* the fake records
+a violation, which fails the test at teardown even if the bot swallowed the error. Rate limits are off
+by default: with Discord's numbers discord.py sleeps up to five seconds before the sixth edit of a
+message in five seconds, which is right in production and only slow in a test; a test turns them on
+(`fake.rules.rate_limits = True`), usually with smaller windows.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ class Rules:
     one_answer: bool = True
     # Content, embed, component, modal and attachment limits → 400, code 50035 (or 413 for big files).
     payload_limits: bool = True
+    # Application commands that break Discord's registration rules (registration.py) → 400, code 50035;
+    # a bulk overwrite is refused whole.
+    registration_rules: bool = True
     # The first follow-up after a public "thinking…" defer replaces the placeholder and stays public even
     # if it asks to be ephemeral: Discord accepts it, the fake records it as a violation (a private
     # refusal shown to the whole channel).

@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import web, web_app
 
-from fakediscord import control, limits
+from fakediscord import control, limits, registration
 from fakediscord.bodies import read_body
 from fakediscord.gateway import DIRECT_MESSAGES_INTENT, GUILD_MESSAGES_INTENT, Connection, GatewayMixin
 from fakediscord.interactions import InteractionRecord, Reply, UserActions
@@ -47,6 +47,7 @@ from fakediscord.rules import MIB, Rules
 LOOPBACK = "127.0.0.1"
 API_PREFIX = "/api/v10"
 DEFAULT_TIMEOUT = 3.0
+AUTOCOMPLETE, AUTOCOMPLETE_RESULT = 4, 8  # the interaction type, and the only callback type answering it
 # Tasks discord.py creates to run one interaction; while one is alive the bot is still answering.
 DISPATCH_TASK_PREFIXES = (
     "CommandTree-invoker",
@@ -480,6 +481,9 @@ class FakeDiscord(UserActions, GatewayMixin):
         if request.method == "GET":
             return json_response(list(table.values()))
         body, _ = await read_body(request)
+        refused = self._refuse_commands(body, request.method)
+        if refused is not None:
+            return refused
         if request.method == "PUT":
             self.command_syncs.append(("PUT", guild_id, copy.deepcopy(body)))
             old = dict(table)
@@ -492,6 +496,23 @@ class FakeDiscord(UserActions, GatewayMixin):
             table[body["name"]] = self._registered(body, guild_id, table.get(body["name"]))
             return json_response(table[body["name"]])
         return await self._unhandled(request)
+
+    def _refuse_commands(self, body: Any, method: str) -> web.Response | None:
+        """Discord's refusal, whole, of a bulk overwrite (PUT) or a new command (POST) that breaks its
+        registration rules (registration.py), or None to take it."""
+        if not self.rules.registration_rules or method not in ("PUT", "POST"):
+            return None
+        if method == "PUT":
+            errors = registration.check_commands(body)
+        else:
+            errors = FormErrors()
+            registration.check_command(errors, body, ())
+        if not errors:
+            return None
+        self.violate(
+            "registration rules", f"{method} commands: Invalid Form Body at {', '.join(errors.paths())}"
+        )
+        return form_error(errors)
 
     def _registered(self, cmd: Json, guild_id: int | None, old: Json | None) -> Json:
         registered = copy.deepcopy(cmd)
@@ -797,10 +818,18 @@ class FakeDiscord(UserActions, GatewayMixin):
         return self.interactions.get(token)
 
     async def _callback(self, request: web.Request) -> web.Response:
-        arrived = self.clock()
         rec = self._record(request.match_info["webhook_token"])
         if rec is None or str(rec.id) != request.match_info["webhook_id"]:
             return error_response(404, 10062, "Unknown interaction")
+        response = await self._answer(request, rec)
+        if response.status >= 400:
+            rec.refused = response.status
+            self.poke()
+        return response
+
+    async def _answer(self, request: web.Request, rec: InteractionRecord) -> web.Response:
+        """The initial response to `rec`, or Discord's refusal of it."""
+        arrived = self.clock()
         deadline = self.rules.deadline
         if deadline is not None and rec.sent_at is not None and arrived - rec.sent_at > deadline:
             late = arrived - rec.sent_at
@@ -819,6 +848,20 @@ class FakeDiscord(UserActions, GatewayMixin):
             return error_response(400, 50035, f"Invalid Form Body: callback type {kind} needs a message")
         if kind == 9 and rec.type == 5:
             return error_response(400, 50035, "Invalid Form Body: a modal cannot answer a modal")
+        if (kind == AUTOCOMPLETE_RESULT) != (rec.type == AUTOCOMPLETE):
+            return error_response(
+                400,
+                50035,
+                f"Invalid Form Body: callback type {kind} cannot answer interaction type {rec.type}",
+            )
+        if kind == AUTOCOMPLETE_RESULT and self.rules.payload_limits:
+            errors = registration.check_choices(data)
+            if errors:
+                self.violate(
+                    "payload limits",
+                    f"autocomplete choices: Invalid Form Body at {', '.join(errors.paths())}",
+                )
+                return form_error(errors)
         if kind in (4, 7, 9):
             source = self.store.get(rec.source_message_id or 0)
             refused = self._refuse_payload(

@@ -11,8 +11,9 @@ Contract (DESIGN.md, tests/): `harness` is a running PokerBot on a fresh fake an
 - `channel="dm"` runs a command in the user's DM with the bot; the default channel is "poker";
 - a test fails at teardown when the bot called a REST route the fake does not implement
   (`fake.unhandled`), or broke one of Discord's strict rules (`fake.violations`: a late or second
-  initial response, an oversized payload, a private follow-up on a public defer, a token used after 15
-  minutes; see fakediscord/rules.py); clear the list in the test if that is what it wants;
+  initial response, an oversized payload or autocomplete answer, commands Discord would not register, a
+  private follow-up on a public defer, a token used after 15 minutes; see fakediscord/rules.py); clear
+  the list in the test if that is what it wants;
 - `fake.rules` switches those rules and the rate limits per test; `fake.fail_next(...)` and
   `fake.throttle(channel, seconds)` inject 429s, 5xx and dropped connections;
 - `harness.rest_calls` holds (method, route template) with discord.py's own placeholder names, e.g.
