@@ -31,6 +31,7 @@ __all__ = [
     "PokerTree",
     "ServedElsewhere",
     "guild_id_of",
+    "offer_choices",
     "report_error",
     "require_guild",
     "send_private",
@@ -169,6 +170,36 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     except (discord.HTTPException, *NETWORK_ERRORS) as exc:
         # The interaction expired or Discord is down: nothing more can reach the player.
         log.warning("Could not deliver an error reply to user %s: %s", interaction.user.id, exc)
+
+
+async def offer_choices(
+    interaction: discord.Interaction, choices: list[app_commands.Choice[str]]
+) -> list[app_commands.Choice[str]]:
+    """Answer an autocomplete with `choices`, for an autocomplete callback to return the result of.
+
+    discord.py would send the callback's choices itself, and logs any failure of that answer at ERROR
+    with a traceback ("Ignoring exception in autocomplete"). But an answer after Discord's 3 seconds
+    (404, code 10062: a process too busy to answer in time) or Discord failing (`discord_failed`) is no
+    bug of ours, as for a command (`report_error`): one WARNING line. Returns no choices: the
+    interaction is answered, or past answering, and discord.py sends nothing more for it."""
+    try:
+        await interaction.response.autocomplete(choices)
+    except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION:
+            log.warning(
+                "Interaction %s expired before its answer (autocomplete of %s, user %s): %s",
+                interaction.id,
+                interaction.command.qualified_name if interaction.command else None,
+                interaction.user.id,
+                exc,
+            )
+        elif discord_failed(exc):
+            log.warning("Interaction %s: Discord failed while choices were offered: %r", interaction.id, exc)
+        else:
+            raise  # Discord refused the choices themselves: a bug of ours, discord.py logs it
+        # discord.py answers for the callback unless the response is done; no answer can arrive now.
+        interaction.response._response_type = discord.InteractionResponseType.autocomplete_result
+    return []
 
 
 class PokerTree(app_commands.CommandTree[discord.Client]):

@@ -25,7 +25,7 @@ from bot.storage import MAX_CHIPS
 from bot.table_settings import TableSettings
 from bot.tables import TABLE_EXISTS, LiveTable, check_cash
 from bot.tournaments import TOURNAMENT_HERE
-from bot.tree import guild_id_of
+from bot.tree import guild_id_of, offer_choices
 from bot.turn_calls import parse_ping_after
 from cogs.busy import busy_channel
 from engine.events import Event, PlayerLeft, StackReleased
@@ -306,12 +306,13 @@ class Tavolo(
 
     @congeda.autocomplete("nome")
     async def _computer_names(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """The computers at the table whose name holds what was typed, answered by `offer_choices`
+        (a late answer is a warning, as for a command)."""
         live = self.bot.tables.get(interaction.channel_id or 0)
-        if live is None:
-            return []
-        names = [computers.name_of(p) for p in computers.computers_at(live)]
+        names = [] if live is None else [computers.name_of(p) for p in computers.computers_at(live)]
         typed = current.casefold()
-        return [Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
+        choices = [Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
+        return await offer_choices(interaction, choices)
 
 
 def _check_may_add_computer(interaction: discord.Interaction, live: LiveTable) -> int:

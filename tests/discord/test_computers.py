@@ -4,11 +4,11 @@ showing their cards, dismissed mid-hand, and playing on after a restart."""
 
 from __future__ import annotations
 
+import logging
 import re
 import sqlite3
 import threading
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -332,14 +332,42 @@ async def test_who_may_seat_and_dismiss_computers_and_how_many(harness: Any) -> 
 
 
 async def test_dismiss_offers_the_names_of_the_computers_at_the_table(harness: Any) -> None:
+    """Typing in `nome` of /tavolo congeda (Discord's autocomplete, end to end through the fake): the
+    names of the computers at this table holding what was typed; none where there is no table."""
     alice = harness.user("alice")
     await open_with_computers(harness, alice, "32carte", ("facile", "esperto"))
-    cog = harness.bot.get_cog("Tavolo")
-    asked = SimpleNamespace(channel_id=channel_id(harness))
-    offered = await cog._computer_names(asked, "")
-    assert [c.value for c in offered] == [computers.name_of(-1), computers.name_of(-2)]
-    assert [c.name for c in await cog._computer_names(asked, "zia")] == ["🤖 Zia Pina"]
-    assert await cog._computer_names(SimpleNamespace(channel_id=1), "") == [], "no table, no names"
+    offered = await harness.autocomplete(alice, "tavolo congeda", channel="poker", nome="")
+    assert [c["value"] for c in offered.choices] == [computers.name_of(-1), computers.name_of(-2)]
+    typed = await harness.autocomplete(alice, "tavolo congeda", channel="poker", nome="zia")
+    assert [c["name"] for c in typed.choices] == ["🤖 Zia Pina"]
+    elsewhere = await harness.autocomplete(alice, "tavolo congeda", channel="generale", nome="")
+    assert elsewhere.callback_type == 8 and elsewhere.choices == [], "no table, no names"
+
+
+async def test_a_late_autocomplete_answer_is_one_warning_line(
+    harness: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The names for /tavolo congeda answered after Discord's 3 seconds (an overloaded process): Discord
+    answers 404, code 10062. As for a late command answer (tests/discord/test_expired_interaction.py),
+    that is one WARNING line, no traceback, and no second try; discord.py alone would log "Ignoring
+    exception in autocomplete" at ERROR with the traceback (which fails the test)."""
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("facile",))
+    caplog.set_level(logging.WARNING)
+    harness.rules.deadline = 0.0  # every answer arrives too late
+    before = len(harness.fake.rest_log)
+    late = await harness.autocomplete(alice, "tavolo congeda", channel="poker", nome="")
+    harness.rules.deadline = 3.0
+    assert late.record.refused == 404 and late.callback_type is None
+    late_ones = [v for v in harness.fake.violations if v.startswith("deadline:")]
+    assert len(late_ones) == 1, "one answer, no second try through the expired interaction"
+    harness.fake.violations[:] = [v for v in harness.fake.violations if v not in late_ones]
+    calls = [path for _method, path, _status in harness.fake.rest_log[before:] if "/callback" in path]
+    assert len(calls) == 1
+    (record,) = [r for r in caplog.records if r.levelno >= logging.WARNING and "expired" in r.getMessage()]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "autocomplete" in record.getMessage() and "10062" in record.getMessage()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_dismiss_without_a_name_dismisses_the_last_one_seated(harness: Any) -> None:
