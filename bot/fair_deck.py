@@ -3,11 +3,15 @@
 Before the first card of a hand the bot shuffles a whole 52-card deck and a secret salt with the
 operating system's generator (`engine.fairness.new_deck_commitment`), deals the hand from that order
 (`Table.start_hand(committed=..., reshuffle_rng=...)`, so even a reshuffle of the discards is fixed
-by it) and shows the SHA-256 of the reveal string on the table message («Impronta del mazzo»).
+by it) and shows the SHA-256 of the reveal string on the table message («Impronta del mazzo») and in
+each player's first private message of the hand, with his cards: the bot edits the table message
+all hand long, but never that message, so the impronta stays there as it was before the hand.
 The reveal string names every card of the deck, hole cards included, so it lives only in memory
 with the running hand (`LiveTable.fair`): never logged (its repr hides it), never shown before
 the hand ends. When the hand ends the result publishes it as a code span with the command that
-checks it (`python -m engine.verify`), and the hand's record in the database keeps both under
+checks it (`python -m engine.verify`), built from the hand's record (`FairDeck.ended`): who left
+before the cards, and for a draw everyone's discards and the order of the folds before it, all
+public once the string names every card. The hand's record in the database keeps the three under
 ``"fairness"`` (so a replay can show them).
 
 A hand cancelled by a restart never publishes its reveal: after a crash it is gone with the memory
@@ -29,13 +33,31 @@ import discord
 
 from engine.cards import Card
 from engine.events import CardsDealt, Event, HandStarted
-from engine.fairness import Commitment, new_deck_commitment, parse_reveal, reshuffle_rng
+from engine.fairness import (
+    Commitment,
+    HandInputs,
+    hand_inputs,
+    new_deck_commitment,
+    parse_reveal,
+    reshuffle_rng,
+)
 from engine.options import Mazzo, TableOptions, Variant
 
-__all__ = ["RECORD_KEY", "FairDeck", "add_to_embed", "revealed_lines", "verify_command", "with_fairness"]
+__all__ = [
+    "RECORD_KEY",
+    "FairDeck",
+    "add_to_embed",
+    "command_of_record",
+    "dm_line",
+    "revealed_lines",
+    "verify_command",
+    "with_fairness",
+]
 
 RECORD_KEY = "fairness"
 """The key of the commitment and the reveal in a stored hand record."""
+EMBED_LIMIT = 6000
+"""Discord's limit on the text of a message's embeds, all fields together."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +76,8 @@ class FairDeck:
     dealt: frozenset[int] | None = None
     """Who got cards, once they were dealt: poker tradizionale asks the buio first, and a player who
     leaves meanwhile gets none (the verify command names his position)."""
+    command: str | None = field(default=None, repr=False)
+    """The verify command, once the hand has ended (`ended`): built from the hand's record."""
 
     @classmethod
     def new(cls) -> FairDeck:
@@ -75,9 +99,19 @@ class FairDeck:
         dealt = frozenset(e.player for e in events if isinstance(e, CardsDealt))
         return replace(self, dealt=dealt) if dealt else self
 
+    def ended(self, record: Mapping[str, Any]) -> FairDeck:
+        """The same deck once its hand has ended, with the command that checks it, from the hand's
+        record (engine.fairness.hand_inputs: the folds, the discards, who left before the cards)."""
+        if self.command is not None:
+            return self
+        return replace(self, command=command_of_record(self.reveal, self.digest, record))
+
     def record(self) -> dict[str, str]:
         """What the hand record keeps (only once the hand has ended)."""
-        return {"commitment": self.digest, "reveal": self.reveal}
+        kept = {"commitment": self.digest, "reveal": self.reveal}
+        if self.command is not None:
+            kept["command"] = self.command
+        return kept
 
 
 T = TypeVar("T")
@@ -101,19 +135,55 @@ def deal_fairly(
     return dealt, fair.saw(events(dealt))
 
 
-def verify_command(fair: FairDeck, options: TableOptions) -> str:
-    """The command line that checks the hand's deck and shows how it was dealt."""
+def _command(reveal: str, digest: str, options: TableOptions, inputs: HandInputs) -> str:
     parts = [
-        f'python -m engine.verify "{fair.reveal}"',
-        f"--commitment {fair.digest}",
+        f'python -m engine.verify "{reveal}"',
+        f"--commitment {digest}",
         f"--variante {options.variant}",
-        f"--giocatori {fair.players}",
+        f"--giocatori {len(inputs.players)}",
     ]
     if options.variant is Variant.ITALIANA and options.mazzo is not Mazzo.AUTO:
         parts.append(f"--mazzo {options.mazzo}")
-    if fair.dealt is not None:
-        parts += [f"--fuori {i}" for i, player in enumerate(fair.seats, 1) if player not in fair.dealt]
+    parts += [f"--fuori {position}" for position in inputs.out]
+    if inputs.draws is not None:
+        turn = {position: n for n, position in enumerate(inputs.folds, 1)}
+        for position, discards in enumerate(inputs.draws, 1):
+            if discards is None:
+                parts.append(f"--scarti -{turn[position]}" if position in turn else "--scarti -")
+            elif not discards:
+                parts.append("--scarti servito")
+            else:
+                parts.append(f'--scarti "{" ".join(card.ascii for card in discards)}"')
     return " ".join(parts)
+
+
+def command_of_record(reveal: str, digest: str, record: Mapping[str, Any]) -> str:
+    """The verify command of a finished hand, from its record: the variant and deck, the players,
+    who left before the cards, and for a draw everyone's discards and the order of the folds."""
+    inputs = hand_inputs(record)
+    return _command(reveal, digest, inputs.options, inputs)
+
+
+def verify_command(fair: FairDeck, options: TableOptions) -> str:
+    """The command line that checks the hand's deck and shows how it was dealt: the one built
+    from the hand's record once it has ended (`FairDeck.ended`), else from what the deal showed."""
+    if fair.command is not None:
+        return fair.command
+    out: tuple[int, ...] = ()
+    if fair.dealt is not None:
+        out = tuple(i for i, player in enumerate(fair.seats, 1) if player not in fair.dealt)
+    return _command(fair.reveal, fair.digest, options, HandInputs(options, fair.seats, out))
+
+
+def dm_line(fair: FairDeck | None) -> str:
+    """The line of a player's first private message of the hand: the impronta, where the bot never
+    edits it (the table message is edited all hand long)."""
+    if fair is None:
+        return ""
+    return (
+        f"Impronta del mazzo di questa mano: `{fair.digest}` (a fine mano confrontala con "
+        "la stringa di verifica: `python -m engine.verify`)."
+    )
 
 
 def revealed_lines(fair: FairDeck, options: TableOptions) -> list[str]:
@@ -132,7 +202,11 @@ def add_to_embed(embed: discord.Embed, fair: FairDeck | None, options: TableOpti
     if not ended:
         embed.add_field(name="Impronta del mazzo", value=f"`{fair.digest}`", inline=False)
         return
-    embed.add_field(name="Mazzo verificabile", value="\n".join(revealed_lines(fair, options)), inline=False)
+    lines = revealed_lines(fair, options)
+    name, value = "Mazzo verificabile", "\n".join(lines)
+    if len(embed) + len(name) + len(value) > EMBED_LIMIT:  # a long result: the command holds the string
+        value = "\n".join([lines[0], lines[2]])
+    embed.add_field(name=name, value=value, inline=False)
 
 
 def with_fairness(record: Mapping[str, Any], fair: FairDeck | None) -> Mapping[str, Any]:

@@ -3,8 +3,9 @@
 The record (engine/history.py) is replayed on a fresh engine table, and only the public events of
 the replay are told, through the same texts the table used (bot/render.py): the actions in order,
 the board, the hands shown at the showdown (``HandShown``: a mucked or folded hand stays hidden, as
-it did at the table), every chip movement of the result, and the fair deck's reveal when the record
-has one. Everything here was public when the hand was played, so the answer may be public too.
+it did at the table), every chip movement of the result, and the fair deck's reveal with the command
+that checks it when the record has one. Everything here was public when the hand was played, so the
+answer may be public too.
 
 Discord caps an embed's description at 4096 characters and a message's embeds at 6000 together: a
 long hand is split at line boundaries into several embeds, and those into several messages.
@@ -18,6 +19,7 @@ from typing import Any
 import discord
 
 from bot import render
+from bot.fair_deck import command_of_record
 from bot.storage import StoredHand
 from engine.events import (
     Event,
@@ -70,16 +72,18 @@ def replay_sections(record: dict[str, Any]) -> list[tuple[str, list[str]]]:
     sections = [("Azioni", actions), ("Com'è finita", render.result_lines(public, board))]
     fairness = record.get("fairness")
     if isinstance(fairness, dict) and fairness.get("commitment") and fairness.get("reveal"):
-        sections.append(
-            (
-                "Mazzo verificabile",
-                [
-                    f"Impegno (SHA-256), l'impronta del mazzo: `{fairness['commitment']}`",
-                    f"Rivelazione: `{fairness['reveal']}`",
-                    "Chiunque può ricalcolare l'impronta della rivelazione e confrontarla con l'impegno.",
-                ],
-            )
-        )
+        digest, reveal = str(fairness["commitment"]), str(fairness["reveal"])
+        lines = [f"Impronta: `{digest}`", f"Verifica: `{reveal}`"]
+        command = fairness.get("command")
+        if not command:  # a record stored before the command was kept: the same one, rebuilt
+            try:
+                command = command_of_record(reveal, digest, record)
+            except (KeyError, TypeError, ValueError, IndexError, StopIteration):
+                command = None
+        if command:
+            lines.append(f"Per controllare: `{command}`")
+        lines.append("Confronta l'impronta con quella che il bot ti ha mandato in privato con le tue carte.")
+        sections.append(("Mazzo verificabile", lines))
     return sections
 
 

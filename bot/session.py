@@ -32,7 +32,7 @@ from bot import reading, render, rest, views
 from bot.card_pictures import TablePicture, hand_picture, showdown_rows
 from bot.computers import is_computer
 from bot.errors import NETWORK_ERRORS, UserError, discord_failed
-from bot.fair_deck import add_to_embed
+from bot.fair_deck import add_to_embed, dm_line
 from bot.storage import STORAGE_FAILURES
 from bot.tables import NO_TABLE, LiveTable
 from bot.tree import DISCORD_FAILED, send_private
@@ -202,7 +202,8 @@ class TableSession:
                 self.picture.show_showdown(rows, self.board, self.changed, self.owner.tasks)
             elif isinstance(event, CardsDealt) and event.private_to is not None:
                 self._hands[event.player] = self._hands.get(event.player, ()) + tuple(event.cards)
-                dms.append(self._cards_dm(event.player, "Le tue carte"))
+                # The impronta where the bot never edits it: the table message changes all hand long.
+                dms.append(self._cards_dm(event.player, "Le tue carte", dm_line(live.fair)))
             elif isinstance(event, CardsDrawn) and event.private_to is not None:
                 kept = tuple(c for c in self._hands.get(event.player, ()) if c not in event.discarded)
                 self._hands[event.player] = kept + tuple(event.received)
@@ -220,12 +221,12 @@ class TableSession:
         self.owner.computers.after(live, events)
         return dms
 
-    def _cards_dm(self, player: int, heading: str) -> DM:
+    def _cards_dm(self, player: int, heading: str, footer: str = "") -> DM:
         """The whole hand the player holds now (in the holding order) and what it makes."""
         live = self.live
         cards = self._hands.get(player, ())
         where = f"Tavolo in <#{live.channel_id}>, mano n. {live.table.hand_number}.\n"
-        text = where + self.hand_text(cards, heading)
+        text = where + self.hand_text(cards, heading) + (f"\n{footer}" if footer else "")
         picture = None if is_computer(player) else hand_picture(cards)
         return DM(player, text, picture, live.table.hand_number)
 

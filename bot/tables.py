@@ -467,6 +467,7 @@ class TableRegistry:
         if deck is None and queued:
             deck = queued[0]
         before = live.table.to_dict()
+        last_fair = live.fair  # the last hand's message shows its reveal until this hand is dealt
         stacks, pot = _chips(live.table)
         events, live.fair = deal_fairly(live.table.start_hand, deck, lambda events: events)
         if deck is not None and queued and deck is queued[0]:
@@ -480,9 +481,10 @@ class TableRegistry:
         except BaseException:
             live.table = Table.from_dict(before, rng=self._rng_factory())
             live.hand_id = None
-            live.fair = None
+            live.fair = last_fair  # no hand was dealt: the last one's message keeps its reveal
             raise
         if not live.table.hand_running:
+            live.fair = _ended(live)
             await self._finish_hand(live)
         return events
 
@@ -508,6 +510,8 @@ class TableRegistry:
             return events
         if live.fair is not None:
             live.fair = live.fair.saw(events)  # who got cards, for the verify command
+            if not live.table.hand_running:
+                live.fair = _ended(live)
         live.hand_events.extend(e for e in events if e.private_to is None)
         live.released.update(_released(events))
         if live.tournament is not None:
@@ -567,6 +571,11 @@ class TableRegistry:
         """Before any change at a cash table: a hand's end the database missed is written now."""
         if live.unsettled and live.tournament is None and not live.table.hand_running:
             await self._finish_hand(live)
+
+
+def _ended(live: LiveTable) -> FairDeck | None:
+    """The hand's deck once the hand has ended: with the verify command built from its record."""
+    return None if live.fair is None else live.fair.ended(live.table.hand_record())
 
 
 def _released(events: Sequence[Event]) -> dict[int, int]:

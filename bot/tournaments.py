@@ -341,7 +341,7 @@ class Tournaments:
             log.warning("Tournament %s: the next hand cannot be dealt: %s", run.id, exc)
             return []
         live.table, live.options = table, table.options
-        live.fair = fair
+        live.fair = fair if fair is None or table.hand_running else fair.ended(table.hand_record())
         live.dealt = frozenset(table.seats())
         live.cancelled_hand = None
         live.hand_events = [e for e in events if e.private_to is None]
@@ -357,8 +357,8 @@ class Tournaments:
             session.told_in_a_line()
             over = tournament_text.over_at_the_deal(events)
             lines = [f"Mano n. {table.hand_number}: {over}.", *session.results]
-            if fair is not None:  # no table message showed its impronta: the line publishes both
-                lines += ["Mazzo verificabile:", *revealed_lines(fair, live.options)]
+            if live.fair is not None:  # no table message showed its impronta: the line publishes both
+                lines += ["Mazzo verificabile:", *revealed_lines(live.fair, live.options)]
             await self.hand_ended(run, live, told=render.packed(lines, render.MESSAGE_LIMIT))
         return dms
 

@@ -20,6 +20,12 @@ and board, the stub of the draw. When the stub runs out during the draw, the dis
 reshuffled with ``reshuffle_rng(salt)``, a generator seeded from the salt by HMAC-SHA256, so that
 reshuffle too is fixed by the reveal (and unpredictable until the salt is published).
 ``deal_plan`` replays the deal on a real ``engine.table.Table`` to show who received what.
+
+When the stub runs out and no discard is free yet (poker tradizionale serves three cards to each
+player first), the new stock is the muck: the folded hands, in the order they folded. So a replay
+of the draw needs, besides every player's discards, the order of the folds before it:
+``hand_inputs`` reads both (and who left before any card) from a finished hand's record, and the
+bot publishes them in its verify command.
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.actions import Action, ActionKind
 from engine.cards import Card, CardError, deck, lowest_rank_for_deck, parse_cards
@@ -44,6 +51,7 @@ from engine.events import (
     Street,
     StreetStarted,
 )
+from engine.history import replay_steps
 from engine.options import TableOptions, Variant
 from engine.table import Table
 
@@ -53,10 +61,12 @@ __all__ = [
     "DealPlan",
     "DrawServed",
     "FairnessError",
+    "HandInputs",
     "Reveal",
     "deal_plan",
     "digest_of",
     "hand_deck",
+    "hand_inputs",
     "make_deck_commitment",
     "new_deck_commitment",
     "parse_reveal",
@@ -211,6 +221,8 @@ class DealPlan:
     burnt_card: Card | None = None
     reshuffles: tuple[tuple[Card, ...], ...] = ()
     no_draw_reason: str = ""
+    out: tuple[int, ...] = ()
+    """The positions of the players who left before any card (poker tradizionale's buio question)."""
 
 
 def _options(options: TableOptions | Variant | str) -> TableOptions:
@@ -253,14 +265,18 @@ def deal_plan(
     players: int,
     draws: Sequence[Sequence[Card] | None] | None = None,
     out: Collection[int] = (),
+    folds: Sequence[int] = (),
 ) -> DealPlan:
     """Replay the deal of ``players`` from the committed order on a real table.
 
     ``draws`` (draw variants) gives, by position, the cards each player discarded: ``()`` for
     servito, ``None`` for a player who folded before the draw. ``out`` (poker tradizionale) gives
     the positions of players who left while the buio was asked, before any card: the deck stays the
-    one for ``players``, the cards go round the others. The table is the engine's own, built as
-    the bot builds it: the hand's deck in the committed order and ``reshuffle_rng``.
+    one for ``players``, the cards go round the others. ``folds`` gives the positions of the
+    players who folded before the draw in the order they folded (their hands went to the muck in
+    that order, and a reshuffle of the muck depends on it); a folder not named there is taken
+    after them, in position order. The table is the engine's own, built as the bot builds it: the
+    hand's deck in the committed order and ``reshuffle_rng``.
     """
     parsed = parse_reveal(reveal) if isinstance(reveal, str) else reveal
     opts = _options(options)
@@ -282,6 +298,15 @@ def deal_plan(
             raise FairnessError(f"Servono gli scarti di tutti i {players} giocatori, uno per posizione.")
     if draws is not None and sum(d is not None for d in draws) < 2:
         raise FairnessError("Al cambio arrivano almeno due giocatori: indica gli scarti di chi è rimasto.")
+    if folds:
+        if draws is None:
+            raise FairnessError("L'ordine in cui si è passato serve solo con gli scarti di tutti.")
+        if len(set(folds)) != len(folds):
+            raise FairnessError("Ogni giocatore passa una volta sola: l'ordine ripete una posizione.")
+        if any(not 1 <= position <= players for position in folds):
+            raise FairnessError(f"Le posizioni vanno da 1 a {players}.")
+        if any(draws[position - 1] is not None or position in out for position in folds):
+            raise FairnessError("Nell'ordine in cui si è passato va solo chi è uscito prima del cambio.")
     table = Table(opts, rng=reshuffle_rng(parsed.salt))
     try:
         size, _ = table.deck_for(players)
@@ -307,7 +332,8 @@ def deal_plan(
                 break
             if not drawing:
                 drawing = True
-                for pid in started.players:
+                first = [started.players[p - 1] for p in folds]
+                for pid in first + [pid for pid in started.players if pid not in first]:
                     gone = position[pid] + 1 in out
                     if draws[position[pid]] is None and not gone and table.to_act is not None:
                         events += table.leave(pid)
@@ -344,7 +370,8 @@ def deal_plan(
             raise AssertionError("the engine no longer deals the board after one burn per street")
         return DealPlan(opts, players, cards, tuple(hands), burns=burns, board=tuple(board))
     dealt_so_far = sum(len(e.cards) for e in events if isinstance(e, CardsDealt))
-    plan = DealPlan(opts, players, cards, tuple(hands), stub=cards[dealt_so_far:])
+    left = tuple(sorted(set(out)))
+    plan = DealPlan(opts, players, cards, tuple(hands), stub=cards[dealt_so_far:], out=left)
     if draws is None:
         return plan
     if not drawing:
@@ -368,3 +395,70 @@ def deal_plan(
         burnt_card=burnt_card,
         reshuffles=reshuffles,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class HandInputs:
+    """What ``deal_plan`` needs of a finished hand besides the reveal, read from its record.
+
+    ``players`` are the player ids dealt in, from the dealer's left (position 1) to the dealer;
+    ``out`` the positions of those who left before any card; ``draws`` (None when the hand ended
+    before the draw was dealt, or in texas) each position's discards, ``()`` for servito and None
+    for a player who was out of the hand at the draw; ``folds`` the positions of the players who
+    folded with cards before the draw, in the order they folded."""
+
+    options: TableOptions
+    players: tuple[int, ...]
+    out: tuple[int, ...] = ()
+    draws: tuple[tuple[Card, ...] | None, ...] | None = None
+    folds: tuple[int, ...] = ()
+
+
+def hand_inputs(record: Mapping[str, Any]) -> HandInputs:
+    """Replay a finished hand's record (engine.history) and read what its deal plan needs: who was
+    dealt in, who left before the cards, who folded before the draw and in which order, and what
+    everyone discarded. Raises ``BadSavedState`` for a record that does not replay."""
+    steps = replay_steps(record)
+    table, events = next(steps)
+    started = next(e for e in events if isinstance(e, HandStarted))
+    players = started.players
+    position = {pid: i + 1 for i, pid in enumerate(players)}
+    ops = list(record["ops"])
+    dealt: set[int] = set()
+    left: list[int] = []  # left the table before any card was dealt
+    folded: list[int] = []  # in the order they folded, while the draw was still to be dealt
+    discarded: dict[int, tuple[Card, ...]] = {}
+    draw_dealt = False
+
+    def take(step: Sequence[Event]) -> None:
+        nonlocal draw_dealt
+        for event in step:
+            if isinstance(event, CardsDealt):
+                dealt.add(event.player)
+            elif isinstance(event, CardsDrawn):
+                discarded[event.player] = event.discarded
+            elif isinstance(event, StreetStarted) and event.street is Street.SECONDO_GIRO:
+                draw_dealt = True
+
+    take(events)
+    for op, (table, step) in zip(ops, steps, strict=False):
+        before_draw = not draw_dealt
+        take(step)
+        if not before_draw:
+            continue
+        now: set[int] = set()
+        if op[0] == "leave" and int(op[1]) in position:
+            now.add(int(op[1]))
+            if not dealt:
+                left.append(int(op[1]))
+        now.update(s.player for s in table.public_view().seats if s.folded and s.player in position)
+        folded += sorted(now.difference(folded), key=position.__getitem__)
+    out = tuple(position[p] for p in (left if not dealt else [p for p in players if p not in dealt]))
+    variant = table.options.variant
+    if variant is Variant.TEXAS or not draw_dealt:
+        return HandInputs(table.options, players, tuple(sorted(out)))
+    draws = tuple(
+        discarded.get(pid, ()) if pid not in folded and position[pid] not in out else None for pid in players
+    )
+    folds = tuple(position[p] for p in folded if position[p] not in out)
+    return HandInputs(table.options, players, tuple(sorted(out)), draws, folds)

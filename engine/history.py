@@ -7,7 +7,7 @@ it on a fresh table rebuilt from the start state reproduces the hand chip for ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from engine.actions import Action, ActionKind
@@ -17,13 +17,24 @@ from engine.events import Event
 from engine.records import HandRecord
 from engine.table import Table
 
-__all__ = ["replay"]
+__all__ = ["replay", "replay_steps"]
 
 
 def replay(record: HandRecord | Mapping[str, Any]) -> tuple[Table, list[Event]]:
     """Play a recorded hand again; returns the table at its end and every event produced.
 
     A record that is not one (a key missing, an unknown request) is a ``BadSavedState``."""
+    events: list[Event] = []
+    table: Table | None = None
+    for table, step in replay_steps(record):  # noqa: B007 - the table after the last step is the answer
+        events += step
+    assert table is not None  # the deal is always the first step
+    return table, events
+
+
+def replay_steps(record: HandRecord | Mapping[str, Any]) -> Iterator[tuple[Table, list[Event]]]:
+    """The replay one request at a time: the table after each step (the deal first, then every
+    recorded request) and the events that step produced. ``replay`` is all of them at once."""
     try:
         table = Table.from_dict(record["start"])
         table._replay_shuffles = [list(r) for r in record["reshuffles"]]
@@ -31,23 +42,22 @@ def replay(record: HandRecord | Mapping[str, Any]) -> tuple[Table, list[Event]]:
         ops = list(record["ops"])
     except (KeyError, TypeError, ValueError):
         raise BadSavedState("La registrazione della mano non si legge.") from None
-    events = table.start_hand(deck=deck)
+    yield table, table.start_hand(deck=deck)
     for op in ops:
         name = op[0]
         if name == "act":
             _, player, kind, amount, codes = op
             cards = tuple(Card.from_code(c) for c in codes)
-            events += table.act(Action(int(player), ActionKind(kind), int(amount), cards))
+            yield table, table.act(Action(int(player), ActionKind(kind), int(amount), cards))
         elif name == "timeout":
-            events += table.timeout()
+            yield table, table.timeout()
         elif name == "leave":
-            events += table.leave(int(op[1]))
+            yield table, table.leave(int(op[1]))
         elif name == "sit_out":
-            events += table.sit_out(int(op[1]))
+            yield table, table.sit_out(int(op[1]))
         elif name == "come_back":
-            events += table.come_back(int(op[1]))
+            yield table, table.come_back(int(op[1]))
         elif name == "sit":
-            events += table.sit(int(op[1]), int(op[2]))
+            yield table, table.sit(int(op[1]), int(op[2]))
         else:
             raise BadSavedState(f"La registrazione della mano contiene una richiesta sconosciuta: {name!r}.")
-    return table, events

@@ -5,12 +5,18 @@
                             [--scarti CARTE ...] [--fuori POSIZIONE ...]
 
 The string is the one the bot publishes after the hand (``tavolo-verde/v1|sale|carte``); the
-impronta is the SHA-256 the table message showed before the first card. The tool hashes the
-string, compares, prints the committed order and, given the variant and the players, how the hand
-was dealt from it (engine.fairness). ``--scarti`` once per position, from the dealer's left, gives
-the discards of the draw (``-`` for a player who folded before it, an empty string for servito).
-``--fuori`` (poker tradizionale) once per position of a player who left while the buio was asked,
-before any card: the bot's command names them.
+impronta is the SHA-256 the bot showed before the first card (on the table message and in each
+player's first private message of the hand, which the bot never edits). The tool hashes the
+string, compares it with the impronta given, prints the committed order and, given the variant and
+the players, how the hand was dealt from it (engine.fairness). ``--scarti`` once per position, from
+the dealer's left, gives the discards of the draw (``servito`` or an empty string for none; ``-N``
+for the N-th player to fold before the draw, as the folded hands may be reshuffled in that order;
+a bare ``-`` for a folder whose turn is not known). ``--fuori`` (poker tradizionale) once per
+position of a player who left while the buio was asked, before any card. After a hand the bot's
+command gives all of them.
+
+The output uses the suit symbols; where the terminal or the file cannot write them (a Windows
+code page), the cards are written in the ASCII notation of the string (``Td`` is the 10♦).
 
 Exit status: 0 when the string matches (or no impronta was given), 1 when it does not match, 2 for
 any mistake in the input, always as one Italian sentence on stderr, never a traceback.
@@ -21,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from engine.cards import Card, CardError, format_cards, parse_cards
 from engine.errors import EngineError
@@ -30,8 +36,8 @@ from engine.options import Mazzo, TableOptions, Variant
 
 USAGE = (
     'python -m engine.verify "STRINGA" [--commitment IMPRONTA] '
-    "[--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]] [--scarti CARTE ...] "
-    "[--fuori POSIZIONE ...]"
+    "[--variante italiana|32carte|texas --giocatori N [--mazzo auto|32|americano]] "
+    "[--scarti CARTE|servito|-N ...] [--fuori POSIZIONE ...]"
 )
 
 
@@ -57,7 +63,12 @@ def _parser() -> _Parser:
     parser.add_argument("--variante", default=None, help="italiana, 32carte o texas")
     parser.add_argument("--giocatori", default=None, help="quanti giocatori ricevono le carte")
     parser.add_argument("--mazzo", default="auto", help="poker tradizionale: auto, 32 o americano")
-    parser.add_argument("--scarti", action="append", default=None, help="gli scarti di una posizione")
+    parser.add_argument(
+        "--scarti",
+        action="append",
+        default=None,
+        help="gli scarti di una posizione: le carte, servito, o -N per l'N-esimo a passare prima del cambio",
+    )
     parser.add_argument(
         "--fuori", action="append", default=None, help="la posizione di chi è uscito prima delle carte"
     )
@@ -96,13 +107,23 @@ def _options(args: argparse.Namespace) -> tuple[TableOptions, int] | None:
         raise InputError(str(error)) from None
 
 
-def _draws(texts: Sequence[str] | None) -> list[tuple[Card, ...] | None] | None:
+def _draws(texts: Sequence[str] | None) -> tuple[list[tuple[Card, ...] | None] | None, list[int]]:
+    """The discards by position, and the positions of those who folded before the draw in the
+    order they folded (``-N``: the N-th to fold)."""
     if texts is None:
-        return None
+        return None, []
     draws: list[tuple[Card, ...] | None] = []
-    for text in texts:
+    turns: dict[int, int] = {}
+    for position, text in enumerate(texts, 1):
         text = text.strip()
+        turn = text[1:].strip()
         if text in ("-", "passo"):
+            draws.append(None)
+        elif text.startswith("-") and turn.isascii() and turn.isdigit() and int(turn) > 0:
+            n = int(turn)
+            if n in turns:
+                raise InputError(f"Ogni giocatore che passa ha il suo numero: «-{n}» è ripetuto.")
+            turns[n] = position
             draws.append(None)
         elif text in ("", "servito"):
             draws.append(())
@@ -111,7 +132,7 @@ def _draws(texts: Sequence[str] | None) -> list[tuple[Card, ...] | None] | None:
                 draws.append(parse_cards(text))
             except CardError as error:
                 raise InputError(str(error)) from None
-    return draws
+    return draws, [turns[turn] for turn in sorted(turns)]
 
 
 def _positions(texts: Sequence[str] | None) -> list[int]:
@@ -135,8 +156,19 @@ def _plan_lines(plan: DealPlan) -> list[str]:
     ]
     for i, hand in enumerate(plan.hands):
         dealer = " (mazziere)" if i == plan.players - 1 else ""
-        shown = format_cards(hand) if hand else "uscito prima delle carte"
+        shown = (
+            format_cards(hand)
+            if hand
+            else "uscito prima delle carte"
+            if i + 1 in plan.out
+            else "nessuna carta, gli altri sono usciti prima"
+        )
         lines.append(f"  posizione {i + 1}{dealer}: {shown}")
+    if not any(plan.hands):
+        lines.append(
+            "Nessuna carta distribuita: la mano è finita mentre si chiedeva il buio, prima della prima carta."
+        )
+        return lines
     if variant is Variant.TEXAS:
         names = ("flop", "turn", "river")
         groups = (plan.board[:3], plan.board[3:4], plan.board[4:5])
@@ -190,34 +222,61 @@ def run(argv: Sequence[str]) -> tuple[int, str]:
             raise InputError("L'impronta deve essere di 64 cifre esadecimali (SHA-256).")
         if not verify(reveal, claimed):
             lines.append(
-                "NON corrisponde all'impronta mostrata prima della mano: la stringa non è quella impegnata."
+                "NON corrisponde all'impronta indicata (--commitment): la stringa non è quella impegnata."
             )
             return 1, "\n".join(lines)
         lines.append(
-            "Corrisponde all'impronta mostrata prima della mano: l'ordine era fissato prima di dare le carte."
+            "Corrisponde all'impronta indicata (--commitment). Controlla che sia quella che il bot ti ha "
+            "mandato in privato con le tue carte, prima della mano: solo allora l'ordine era fissato "
+            "prima di dare le carte."
         )
     else:
-        lines.append("Confrontala con l'impronta mostrata sul tavolo prima della prima carta.")
+        lines.append(
+            "Confrontala con l'impronta che il bot ti ha mandato in privato con le tue carte, "
+            "prima della mano."
+        )
     lines.append(f"Sale: {parsed.salt.hex()}")
     lines.append(f"Ordine impegnato ({len(parsed.cards)} carte, dalla cima): {format_cards(parsed.cards)}")
     table = _options(args)
     if table is not None:
         options, players = table
         try:
-            plan = deal_plan(parsed, options, players, _draws(args.scarti), _positions(args.fuori))
+            draws, folds = _draws(args.scarti)
+            plan = deal_plan(parsed, options, players, draws, _positions(args.fuori), folds)
         except FairnessError as error:
             raise InputError(str(error)) from None
         lines += _plan_lines(plan)
     return 0, "\n".join(lines)
 
 
+_ASCII_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+
+
+def _writable(text: str, stream: TextIO) -> str:
+    """``text`` as ``stream`` can write it: where its encoding has no suit symbols (a Windows code
+    page, when the output goes to a pipe or a file), the cards in the ASCII notation (``10♦`` is
+    ``Td``); anything else it cannot write is escaped rather than raising."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        pass
+    text = text.replace("10♠", "Ts").replace("10♥", "Th").replace("10♦", "Td").replace("10♣", "Tc")
+    text = text.translate(_ASCII_SUITS)
+    try:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         status, text = run(sys.argv[1:] if argv is None else argv)
     except InputError as error:
-        print(error, file=sys.stderr)
+        print(_writable(str(error), sys.stderr), file=sys.stderr)
         return 2
-    print(text)
+    print(_writable(text, sys.stdout))
     return status
 
 

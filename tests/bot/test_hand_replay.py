@@ -69,3 +69,40 @@ def test_a_long_hand_becomes_embeds_and_messages_within_discords_limits() -> Non
         assert sum(len(e.title or "") + len(e.description or "") for e in group) <= MESSAGE_LIMIT
     told = "\n".join(e.description or "" for e in embeds)
     assert told.count("rilancia 2 fiches") == 300
+
+
+def test_the_replay_of_a_hand_gives_the_command_that_checks_its_deck() -> None:
+    """`/mano` shows the deck's impronta and string with the command the table message gave, in the
+    table's words: without it, a player checking a poker tradizionale hand with the 52-card deck
+    later must guess ``--mazzo americano`` (and any ``--fuori``), and a wrong guess prints, with no
+    warning, a deal that is not the one played. A record stored before the command was kept gets
+    the same command, rebuilt from the record."""
+    import random
+
+    from bot.fair_deck import deal_fairly, with_fairness
+    from engine.actions import Action
+    from engine.options import Mazzo, TableOptions, Variant
+    from engine.table import Table
+
+    table = Table(TableOptions(variant=Variant.ITALIANA, mazzo=Mazzo.AMERICANO), rng=random.Random(1))
+    for pid in (1, 2, 3, 4):
+        table.sit(pid, 1000)
+    events, fair = deal_fairly(table.start_hand, None, lambda e: e)
+    assert fair is not None
+    while table.hand_running:
+        assert table.to_act is not None
+        events += table.act(Action(table.to_act, K.PASSO))
+    fair = fair.ended(table.hand_record())
+    assert fair.command is not None and "--mazzo americano" in fair.command
+    for record in (
+        with_fairness(table.hand_record(), fair),
+        table.hand_record() | {"fairness": fair.record()},
+    ):
+        sections = dict(replay_sections(dict(record)))
+        assert sections["Mazzo verificabile"][:3] == [
+            f"Impronta: `{fair.digest}`",
+            f"Verifica: `{fair.reveal}`",
+            f"Per controllare: `{fair.command}`",
+        ]
+    old = table.hand_record() | {"fairness": {"commitment": fair.digest, "reveal": fair.reveal}}
+    assert f"Per controllare: `{fair.command}`" in dict(replay_sections(old))["Mazzo verificabile"]

@@ -116,7 +116,7 @@ async def test_the_fair_deck_reveal_is_shown_when_the_record_has_one(harness: An
     await game.open(alice, "texas", [alice, bob])
     await checked_down(game, alice, bob)
     plain = replay_text(await harness.slash(alice, "mano"))
-    assert "Rivelazione" not in plain, "no reveal in a record without one"
+    assert "Verifica" not in plain, "no reveal in a record without one"
     # What the fair deck adds to the record (engine/fairness.py), written as the bot stores it.
     fairness = {"commitment": "ab" * 32, "reveal": "tavolo-verde/v1|" + "0" * 32 + "|Ah Kh 2c 3d"}
     conn = sqlite3.connect(harness.database_path)

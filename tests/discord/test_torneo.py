@@ -434,8 +434,8 @@ async def test_every_tournament_hand_is_told_again_by_mano(h: Any) -> None:
         assert reply.embeds[0]["title"] == f"Mano n. {number} — Texas Hold'em"
         text = "\n".join([reply.text(), *(m.text() for m in reply.followups)])
         assert "vince" in text or "si divide" in text, f"hand {number}: its result is told"
-        [commitment] = re.findall(r"Impegno \(SHA-256\), l'impronta del mazzo: `([0-9a-f]{64})`", text)
-        [reveal] = re.findall(r"Rivelazione: `([^`]+)`", text)
+        [commitment] = re.findall(r"Impronta: `([0-9a-f]{64})`", text)
+        [reveal] = re.findall(r"Verifica: `([^`]+)`", text)
         assert verify(reveal, commitment), f"hand {number}: its reveal matches its commitment"
         told.add(reveal)
     assert published and published <= told, "every reveal the channel saw is in a replay"

@@ -4,6 +4,7 @@ tampered string fails with status 1, and every bad input is one Italian sentence
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -16,20 +17,22 @@ from engine.events import CardsDrawn, StreetStarted
 from engine.fairness import deal_plan, hand_deck, reveal_string
 from engine.options import TableOptions, Variant
 from tests.engine.test_fairness import ORDER, SALT, _dealt_by_position, _live, _shuffled
+from tests.engine.test_fairness_fold_order import folded_muck_reshuffle, received_by_position
 
 ROOT = Path(__file__).resolve().parents[2]
 REVEAL = reveal_string(ORDER, SALT)
 DIGEST = hashlib.sha256(REVEAL.encode()).hexdigest()
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, encoding: str = "utf-8") -> subprocess.CompletedProcess[str]:
     # -S: no site-packages, so the tool provably runs on the standard library alone.
     return subprocess.run(
         [sys.executable, "-S", "-m", "engine.verify", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        encoding="utf-8",
+        encoding=encoding,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
         timeout=60,
         check=False,
     )
@@ -169,3 +172,59 @@ def test_bad_input_is_one_italian_sentence_and_status_2(args: list[str]) -> None
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].endswith("."), result.stderr
     assert result.stdout == ""
+
+
+def test_the_fold_order_given_as_minus_n_replays_a_reshuffle_of_the_folded_hands() -> None:
+    """``--scarti -N`` names the N-th player to fold before the draw: poker tradizionale reshuffles
+    the folded hands in the order they folded when the stub runs out before anyone is fully served,
+    so the tool prints the cards the players received only when it replays that order."""
+    commitment, _, events, players = folded_muck_reshuffle()
+    discards = {players.index(e.player) + 1: e.discarded for e in events if isinstance(e, CardsDrawn)}
+    args = [
+        commitment.reveal,
+        "--commitment",
+        commitment.digest,
+        "--variante",
+        "italiana",
+        "--giocatori",
+        "6",
+    ]
+    for position in range(1, 7):
+        scarti = {5: "-1", 2: "-2"}.get(position) or " ".join(c.ascii for c in discards[position])
+        args += ["--scarti", scarti]
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    received = dict(re.findall(r"^  posizione (\d+): scarta .*, riceve (.*)$", result.stdout, re.M))
+    assert {int(n): parse_cards(c) for n, c in received.items()} == received_by_position(events, players)
+    twice = run(*[a if a != "-2" else "-1" for a in args])  # one turn for two positions: refused
+    assert twice.returncode == 2 and twice.stderr.strip().endswith("«-1» è ripetuto."), twice.stderr
+
+
+def test_the_commitment_check_names_what_it_compares_with() -> None:
+    """The tool compares the string with the impronta it is given, not with what the table showed
+    before the hand: it says so, and where the player finds the impronta the bot cannot rewrite."""
+    result = run(REVEAL, "--commitment", DIGEST)
+    assert result.returncode == 0, result.stderr
+    assert "mostrata prima della mano" not in result.stdout
+    assert "Corrisponde all'impronta indicata" in result.stdout and "in privato" in result.stdout
+
+
+def test_the_verify_tool_prints_its_answer_on_a_windows_console_encoding_without_a_traceback() -> None:
+    """On Windows, output to a pipe or a file (Git Bash, ``| more``, ``> esito.txt``) is written in
+    the ANSI code page (cp1252), which has no suit symbols: the answer comes in the ASCII notation
+    of the string instead of a UnicodeEncodeError traceback."""
+    result = run(REVEAL, "--commitment", DIGEST, "--variante", "texas", "--giocatori", "2", encoding="cp1252")
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0
+    assert f"Ordine impegnato (52 carte, dalla cima): {CARDS}" in result.stdout
+    assert "Corrisponde all'impronta indicata" in result.stdout
+
+
+def test_a_hand_nobody_was_dealt_into_prints_no_cards() -> None:
+    """Poker tradizionale, three players: the buio is asked of position 1 and the two others stand
+    up meanwhile, so nobody gets a card. The tool prints no hand, no stub and says so."""
+    result = run(REVEAL, "--variante", "italiana", "--giocatori", "3", "--fuori", "2", "--fuori", "3")
+    assert result.returncode == 0, result.stderr
+    assert "  posizione 1: nessuna carta" in result.stdout
+    assert "  posizione 3 (mazziere): uscito prima delle carte" in result.stdout
+    assert "Nessuna carta distribuita" in result.stdout and "Tallone" not in result.stdout
