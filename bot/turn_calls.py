@@ -86,6 +86,8 @@ class _Call:
     message_id: int | None = None
     sending: bool = False
     ended: bool = False
+    waited: bool = True
+    """The call came after a grace period (``avviso`` above 0), not with the turn itself."""
     table_shown: asyncio.Event = field(default_factory=asyncio.Event)
     """Set by `TurnCalls.message_posted` when the hand's table message reaches the channel."""
 
@@ -118,7 +120,7 @@ class TurnCalls:
         if after is None or is_computer(player):  # a computer player is never pinged
             return
         due = self._clock().now() + after
-        call = _Call(live.channel_id, live.guild_id, player, table.hand_number, due, posted)
+        call = _Call(live.channel_id, live.guild_id, player, table.hand_number, due, posted, waited=after > 0)
         self._calls[live.channel_id] = call
         call.waiting = self._clock().call_at(due, lambda: self._due(call))
 
@@ -213,6 +215,12 @@ class TurnCalls:
             await self._delete(call.channel_id, posted.id)
             return
         call.message_id = posted.id  # from now on the end of the turn deletes it, whatever follows
+        session = self.bot.sessions.get(call.channel_id) if call.waited else None
+        if session is not None:
+            # The player has been silent a while: perhaps the table message is gone (a moderator
+            # tidied the channel), and nothing else edits it before his time runs out. One edit
+            # finds out, and the renderer posts it again (with his buttons) if it is.
+            session.changed()
         try:
             await self.bot.storage.note_turn_call(call.channel_id, call.guild_id, posted.id)
         except STORAGE_FAILURES as exc:  # only a crash before its deletion would leave it

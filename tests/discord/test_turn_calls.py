@@ -220,3 +220,19 @@ async def test_a_computer_player_is_never_called(harness: Any) -> None:
     await harness.settle()
     assert calls(harness) == [], "nobody is called while a computer thinks"
     assert all(m.notified in ([], [alice.id]) for m in harness.fake.store.values())
+
+
+async def test_a_table_message_deleted_during_a_turn_is_back_with_the_call(harness: Any) -> None:
+    """A moderator deletes the table message while the player to act is thinking: nothing changes at
+    the table, so nothing would edit it before his time runs out. His call (after the grace period)
+    checks it, and the renderer posts it again with his buttons, well before the timeout."""
+    game, first, _ = await texas_heads_up(harness, "15")
+    old = game.message
+    await harness.fake.delete_message(old)
+    game.clock.advance(15)
+    await called(harness, first)
+    await harness.fake.wait_for(lambda: game.live.message_id != old.id, "the table message posted again")
+    await harness.settle()
+    assert game.table.to_act == first.id, "his turn is still running"
+    assert "Passo" in {c.get("label") for c in game.message.components}, "his buttons are back"
+    game.finish()
