@@ -238,7 +238,7 @@ async def test_cash_table_commands_at_a_tournament_table_are_refused(h0: Any) ->
         (alice, "tavolo nuovo", {"variante": "texas"}),
         (alice, "torneo nuovo", {"variante": "texas"}),
         (eve, "torneo iscriviti", {}),
-        (alice, "torneo ritirati", {}),
+        (eve, "torneo ritirati", {}),  # not in it (alice would be made away: rules §7)
         (alice, "torneo inizia", {}),
         (bob, "torneo annulla", {}),
         (alice, "torneo computer", {}),
