@@ -42,12 +42,14 @@ from engine.actions import Action, ActionKind
 from engine.cards import Card, CardError, deck, lowest_rank_for_deck, parse_cards
 from engine.errors import EngineError
 from engine.events import (
+    ActionTaken,
     CardBurnt,
     CardsDealt,
     CardsDrawn,
     Event,
     HandStarted,
     HandVoid,
+    PlayerTimedOut,
     Street,
     StreetStarted,
 )
@@ -414,6 +416,14 @@ class HandInputs:
     folds: tuple[int, ...] = ()
 
 
+def _may_fold(event: Event) -> bool:
+    """A "passo" (a fold, or a check) or a timeout, the acting player's or one played for a player
+    sitting out: after it someone may have folded."""
+    return isinstance(event, PlayerTimedOut) or (
+        isinstance(event, ActionTaken) and event.kind is ActionKind.PASSO
+    )
+
+
 def hand_inputs(record: Mapping[str, Any]) -> HandInputs:
     """Replay a finished hand's record (engine.history) and read what its deal plan needs: who was
     dealt in, who left before the cards, who folded before the draw and in which order, and what
@@ -422,6 +432,8 @@ def hand_inputs(record: Mapping[str, Any]) -> HandInputs:
     table, events = next(steps)
     started = next(e for e in events if isinstance(e, HandStarted))
     players = started.players
+    if table.options.variant is Variant.TEXAS:
+        return HandInputs(table.options, players)  # every player dealt in gets his cards at once, no draw
     position = {pid: i + 1 for i, pid in enumerate(players)}
     ops = list(record["ops"])
     dealt: set[int] = set()
@@ -442,17 +454,17 @@ def hand_inputs(record: Mapping[str, Any]) -> HandInputs:
 
     take(events)
     for op, (table, step) in zip(ops, steps, strict=False):
-        before_draw = not draw_dealt
         take(step)
-        if not before_draw:
-            continue
         now: set[int] = set()
         if op[0] == "leave" and int(op[1]) in position:
             now.add(int(op[1]))
             if not dealt:
                 left.append(int(op[1]))
-        now.update(s.player for s in table.public_view().seats if s.folded and s.player in position)
+        if op[0] != "act" or any(_may_fold(e) for e in step):  # the view is dear: only when needed
+            now.update(s.player for s in table.public_view().seats if s.folded and s.player in position)
         folded += sorted(now.difference(folded), key=position.__getitem__)
+        if draw_dealt:
+            break  # the draw is dealt: later folds and requests change nothing of the deal plan
     out = tuple(position[p] for p in (left if not dealt else [p for p in players if p not in dealt]))
     variant = table.options.variant
     if variant is Variant.TEXAS or not draw_dealt:

@@ -99,3 +99,63 @@ def test_the_record_of_a_hand_gives_the_folds_in_their_order_and_everyones_disca
     plan = deal_plan(commitment.reveal, inputs.options, 6, inputs.draws, inputs.out, inputs.folds)
     assert plan.draw is not None
     assert {d.position: d.received for d in plan.draw if d.discarded} == received_by_position(events, players)
+
+
+def _random_hand(variant: Variant, players: int, seed: int) -> tuple[Commitment, Table, list[Event]]:
+    """A hand dealt from a committed order with random legal words, and players sitting out or
+    leaving out of turn now and then (their folds come from the engine, not from their own word)."""
+    from engine.fairness import make_deck_commitment, reshuffle_rng
+    from engine.simulate import RandomPolicy
+
+    rng = random.Random(seed)
+    order = deck(52)
+    rng.shuffle(order)
+    salt = rng.randbytes(16)
+    table = Table(TableOptions(variant=variant), rng=random.Random(seed))
+    for pid in range(1, players + 1):
+        table.sit(pid, 10_000)
+    events = table.start_hand(committed=order, reshuffle_rng=reshuffle_rng(salt))
+    policy = RandomPolicy(rng)
+    for _ in range(300):
+        if not table.hand_running:
+            break
+        seats = table.public_view().seats
+        others = [s.player for s in seats if s.player != table.to_act and not s.folded and not s.sitting_out]
+        roll = rng.random()
+        if roll < 0.04 and others:
+            events += table.leave(rng.choice(others))
+        elif roll < 0.08 and others:
+            events += table.sit_out(rng.choice(others))
+        else:
+            try:
+                events += table.act(policy.choose(table))
+            except Exception:
+                events += table.timeout()
+    return make_deck_commitment(order, salt), table, events
+
+
+def test_the_deal_plan_from_a_hands_record_is_the_draw_that_was_dealt_in_random_hands() -> None:
+    """For draw hands of every size, with folds in any order, players sitting out (their turns played
+    at once) and players leaving out of turn: what the published inputs replay is what each player
+    received at the draw, reshuffles of the muck or of the discards included."""
+    from engine.fairness import hand_inputs
+
+    checked = reshuffled = 0
+    for seed in range(400):
+        variant = (Variant.ITALIANA, Variant.TRENTADUE)[seed % 2]
+        players = 6 + seed % 4 if variant is Variant.ITALIANA else 3 + seed % 3
+        commitment, table, events = _random_hand(variant, players, seed)
+        inputs = hand_inputs(table.hand_record())
+        if inputs.draws is None:
+            continue
+        plan = deal_plan(
+            commitment.reveal, inputs.options, len(inputs.players), inputs.draws, inputs.out, inputs.folds
+        )
+        assert plan.draw is not None
+        dealt = {inputs.players.index(e.player) + 1: e.received for e in events if isinstance(e, CardsDrawn)}
+        assert {d.position: d.received for d in plan.draw if d.discarded} == {
+            p: r for p, r in dealt.items() if r
+        }
+        checked += 1
+        reshuffled += any(isinstance(e, DiscardsReshuffled) for e in events)
+    assert checked > 150 and reshuffled > 10, (checked, reshuffled)
