@@ -270,8 +270,7 @@ def table_embed(
         if closed:
             names = ", ".join(mention(player) for player in closed)
             state.append(
-                f"Carte non consegnate in privato (messaggi diretti chiusi): {names}; "
-                "usate /carte o il pulsante «Le mie carte»."
+                f"Carte non consegnate in privato: {names}; usate /carte o il pulsante «Le mie carte»."
             )
         embed.add_field(name="Mano in corso", value=_clip("\n".join(state)), inline=False)
     else:
@@ -405,7 +404,11 @@ def hand_category(
     cards: Sequence[Card], board: Sequence[Card], options: TableOptions, deck_size: int | None
 ) -> str | None:
     """The player's current hand category in Italian, or None when there is nothing to name yet."""
-    italian = options.variant is not Variant.TEXAS and options.mazzo is not Mazzo.AMERICANO
+    # The deck option is poker tradizionale's: 32carte always plays 32 cards and the Italian ranking.
+    variant = options.variant
+    italian = variant is Variant.TRENTADUE or (
+        variant is Variant.ITALIANA and options.mazzo is not Mazzo.AMERICANO
+    )
     everything = list(cards) + list(board)
     if len(everything) < 5:
         if len(cards) == 2 and cards[0].rank == cards[1].rank:
@@ -418,6 +421,15 @@ def hand_category(
         return evaluate(everything[:7], ranking=Ranking.INTERNAZIONALE, lowest_rank=2).category.nome
     except ValueError:  # CardError included: a card outside the deck named
         return None
+
+
+def draw_waiting(count: int) -> str:
+    """/carte between a player's own «cambio» and the last player's: the draw is dealt once everyone
+    has chosen (rules §2.6), so he still holds his old cards."""
+    if count == 0:
+        return "Sei servito: il cambio si fa quando tutti hanno scelto."
+    cards = f"{count} {plural(count, 'carta', 'carte')}"
+    return f"Hai chiesto di cambiare {cards}: le ricevi quando tutti hanno scelto."
 
 
 def cards_text(

@@ -230,9 +230,11 @@ class TableSession:
         picture = None if is_computer(player) else hand_picture(cards)
         return DM(player, text, picture, live.table.hand_number)
 
-    def hand_text(self, cards: Sequence[Card], heading: str = "Le tue carte") -> str:
+    def hand_text(
+        self, cards: Sequence[Card], heading: str = "Le tue carte", *, positions: bool = True
+    ) -> str:
         """A player's cards as he reads them privately (in the holding order), what they make, and the
-        positions for /cambio while the draw is to come."""
+        positions for /cambio while the draw is to come (and ``positions``: not once he declared his)."""
         live, table = self.live, self.live.table
         return render.cards_text(
             cards,
@@ -240,7 +242,7 @@ class TableSession:
             options=live.options,
             deck_size=live.deck_size,
             heading=heading,
-            positions=reading.before_draw(table.street) and table.hand_running,
+            positions=positions and reading.before_draw(table.street) and table.hand_running,
         )
 
     def rearm(self, events: Sequence[Event] = (), *, force: bool = False) -> None:

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import render, rest, tournament_text, views
+from bot import reading, render, rest, tournament_text, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
 from bot.errors import NETWORK_ERRORS, UserError, discord_failed
+from bot.fair_deck import dm_line
 from bot.session import (
     DM,
     NO_HAND_CARDS,
@@ -57,6 +58,9 @@ log = logging.getLogger(__name__)
 
 END_TRIES = 8
 """Attempts at ending, after a restart, the last message of a table closed while Discord failed."""
+CARDS_AFTER_BUIO = "Le carte non sono ancora state date: arrivano in privato appena finisce il giro del buio."
+DM_TRIES = 4
+"""Attempts at a DM Discord fails (0.5 s, 1 s, 2 s between them): after that the table says so."""
 
 MORE_ON_TABLE = "… il resto sul messaggio del tavolo."
 
@@ -202,27 +206,62 @@ class Sessions:
         return channel.id
 
     async def deliver(self, channel_id: int, dms: Sequence[DM]) -> None:
-        """Send the private cards; a refused DM is noted on the table message, the game goes on."""
-        failed: list[tuple[int, int]] = []  # (player, hand)
-        for player, text, picture, hand in dms:
-            if is_computer(player):
-                continue  # he reads his cards from the table (bot/computers.py), never by DM
+        """Send the private cards, each player's in order; a DM Discord fails (a 5xx, a dropped
+        connection) is sent again in the background (`DM_TRIES`, with the renderer's backoff) while
+        the others' cards go on; one refused, or still failing after that, is noted on the table
+        message, and the game goes on (/carte and «Le mie carte» show the cards)."""
+        by_player: dict[int, list[DM]] = {}
+        for dm in dms:
+            if not is_computer(dm.player):  # he reads his cards from the table (bot/computers.py)
+                by_player.setdefault(dm.player, []).append(dm)
+        failed: list[DM] = []
+        for mine in by_player.values():
+            sent, again = await self._send_in_order(mine)
+            if not again:
+                failed += mine[sent:]
+            elif sent < len(mine):
+                task = asyncio.get_running_loop().create_task(
+                    self._deliver_later(channel_id, mine[sent:]), name=f"cards-dm-{mine[0].player}"
+                )
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+        self._undelivered(channel_id, failed)
+
+    async def _deliver_later(self, channel_id: int, dms: Sequence[DM]) -> None:
+        pause = self.retry_first
+        for _ in range(DM_TRIES - 1):
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, self.retry_max)
+            sent, again = await self._send_in_order(dms)
+            dms = dms[sent:]
+            if not dms or not again:
+                break
+        self._undelivered(channel_id, dms)
+
+    async def _send_in_order(self, dms: Sequence[DM]) -> tuple[int, bool]:
+        """One player's DMs, in order, until one fails: how many went, and whether the one that failed
+        is worth sending again (Discord failed) rather than refused (closed DMs)."""
+        for sent, dm in enumerate(dms):
             try:
-                extra = {"files": hand_files(picture)} if picture is not None else {}
-                await rest.send(self.bot, await self._dm_channel(player), content=text, **extra)
+                extra = {"files": hand_files(dm.picture)} if dm.picture is not None else {}
+                await rest.send(self.bot, await self._dm_channel(dm.player), content=dm.text, **extra)
             except discord.NotFound:
-                self._dm_channels.pop(player, None)  # the DM channel went away: open it anew next time
-                failed.append((player, hand))
-            except (discord.HTTPException, *NETWORK_ERRORS) as exc:
-                log.info("Cards of user %s not delivered by DM: %s", player, getattr(exc, "status", exc))
-                failed.append((player, hand))
+                self._dm_channels.pop(dm.player, None)  # the DM channel went away: open it anew next time
+                return sent, False
+            except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
+                why = getattr(exc, "status", exc)
+                log.info("Cards of user %s not delivered by DM: %s", dm.player, why)
+                return sent, discord_failed(exc)
+        return len(dms), False
+
+    def _undelivered(self, channel_id: int, dms: Sequence[DM]) -> None:
+        """Name on the table message the players of the running hand whose cards did not go."""
         session = self.get(channel_id)
-        if not failed or session is None or not session.live.table.hand_running:
+        if not dms or session is None or not session.live.table.hand_running:
             return
         # Sent after the lock, a DM may fail once the next hand is dealt: it says nothing of that one.
         now = session.live.table.hand_number
-        failed = [(player, hand) for player, hand in failed if hand == now]
-        new = {player for player, _ in failed} - session.dm_failed
+        new = {dm.player for dm in dms if dm.hand == now} - session.dm_failed
         if new:
             session.dm_failed |= new
             session.changed()
@@ -379,7 +418,18 @@ class Sessions:
         if not live.table.hand_running:
             raise UserError(NO_HAND_CARDS)
         held = live.table.cards_of(player)
-        text = session.hand_text(held)
+        seat = next((s for s in live.view().seats if s.player == player), None)
+        if not held and seat is not None and seat.in_hand:
+            raise UserError(CARDS_AFTER_BUIO)  # poker tradizionale asks the buio before any card
+        declared = (
+            seat is not None and seat.cards_drawn is not None and reading.before_draw(live.table.street)
+        )
+        text = session.hand_text(held, positions=not declared)
+        if declared:
+            assert seat is not None and seat.cards_drawn is not None
+            text += "\n" + render.draw_waiting(seat.cards_drawn)
+        if live.fair is not None and player in live.dealt:
+            text += "\n" + dm_line(live.fair)  # where the bot never edits it (closed DMs: only here)
         files = hand_files(hand_picture(held))  # the cards as a picture beside their text
         await rest.respond(interaction, content=text, ephemeral=True, files=files)
 

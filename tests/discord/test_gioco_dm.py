@@ -1,4 +1,5 @@
-"""Hole cards by DM: each player's DM channel is opened once, however many hands he plays."""
+"""Hole cards by DM: each player's DM channel is opened once, however many hands he plays; a DM Discord
+fails is sent again in the background, and the table does not call it undelivered meanwhile."""
 
 from __future__ import annotations
 
@@ -48,4 +49,24 @@ async def test_a_dm_of_an_earlier_hand_that_fails_is_not_blamed_on_the_hand_now(
     current = DM(bob.id, "Le tue carte della mano 2", None, hand=2)
     await harness.bot.sessions.deliver(game.live.channel_id, [current])
     assert game.session.dm_failed == {bob.id}, "a DM of this hand that fails is on the table message"
+    game.finish()
+
+
+async def test_a_dm_that_meets_one_503_is_sent_again(harness: Any) -> None:
+    """discord.py retries a 500, 502 or 504 but not a 503 (nor a connection reset on Linux), and
+    `Sessions.deliver` does not retry at all: one transient 503 loses a player's cards of the hand,
+    and the table message tells the whole channel that his DMs are closed («messaggi diretti
+    chiusi»), which they are not. The renderer retries its edits with a backoff; a DM deserves as much."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], cip=10)
+    await game.start(alice)
+    await game.say(users[game.table.to_act], "passo")
+    assert len(harness.dms(bob)) == 1
+    harness.fake.fail_next(503, method="POST", channel=harness.fake.dm_channels[bob.id])
+    await game.start(alice, message=game.message)
+    await harness.fake.wait_for(lambda: len(harness.dms(bob)) == 2, "his cards of hand 2, sent again")
+    await harness.settle()
+    assert "Carte non consegnate" not in game.message.text(), game.message.text()
     game.finish()

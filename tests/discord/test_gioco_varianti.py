@@ -1,9 +1,11 @@
-"""32 Card Draw with the Over (rules §3) and Texas Hold'em with an all-in and a side pot (rules §4, §5.3)."""
+"""32 Card Draw with the Over (rules §3) and Texas Hold'em with an all-in and a side pot (rules §4, §5.3);
+a 32carte table names its hands by the Italian ranking whatever its deck option says."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import parse_cards
 from tests.discord.gioco_support import Game, seats, stacked
 
 
@@ -64,4 +66,24 @@ async def test_a_texas_hand_with_an_all_in_and_a_side_pot(harness: Any) -> None:
     assert f"<@{bob.id}> vince il piatto laterale 1: 100 fiches" in result
     assert await seats(harness) == {alice.id: 300, bob.id: 250, carol.id: 150}
     assert await harness.bot.storage.check() == []
+    game.finish()
+
+
+async def test_a_32carte_table_opened_with_mazzo_americano_names_the_lowest_straight_a_scala(
+    harness: Any,
+) -> None:
+    """/tavolo nuovo variante:32carte mazzo:americano is accepted (the option «mazzo» is for poker
+    tradizionale, ignored by the 32carte engine, which always plays 32 cards and the Italian ranking,
+    rules §3). The DM, though, names the hand with the international ranking: A-7-8-9-10, the minima
+    of a 32-card deck (rules §1.1), is told «carta alta», while the showdown would call it a scala."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "32carte", [alice, bob], cip=10, mazzo="americano")
+    minima = "As 7h 8d 9c Ts"
+    await game.start(alice, stacked([minima, "Jh Js Qc Kd Ah"], "Qh Ks Kh Qd Jd Jc Kc Qs"))
+    holder = next(u for u in (alice, bob) if set(game.table.cards_of(u.id)) == set(parse_cards(minima)))
+    [dm] = harness.dms(holder)
+    assert "(scala)" in dm.content, dm.content
+    reply = await harness.slash(holder, "carte")
+    assert "(scala)" in reply.content, reply.content
     game.finish()
