@@ -155,7 +155,8 @@ class TableSession:
         # without buttons, and the maker of its picture's upload.
         self._final: dict[int, tuple[dict[str, Any], Callable[[], dict[str, Any]]]] = {}
         self._failing = False  # the renderer's last edit failed: it waits to try again
-        self._noted: set[int] = set()  # retired messages noted in the storage, for a restart to end them
+        self._noted: dict[int, int | None] = {}  # messages noted in the storage (`_note`), and their hand
+        self._write_lock = asyncio.Lock()
         self._edit_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self.picture = TablePicture()
@@ -334,22 +335,24 @@ class TableSession:
             self._wake()
 
     def end_after_restart(self, message_id: int, hand_number: int | None) -> None:
-        """An older table message the last run noted as not ended (`_note_stale`): it loses its
-        buttons and, if it still showed its hand running, says that the hand is over."""
+        """A table message the last run noted as not up to date (`_note`): the table's own is shown
+        again; an older one loses its buttons and, if it still showed its hand running, says that
+        the hand is over. Either way the note goes once Discord took the edit."""
+        self._noted[message_id] = hand_number
         if message_id == self.live.message_id:
-            return  # it is the table message: the renderer shows the table on it
+            self.changed()
+            return
         if hand_number is not None:
             self._final[message_id] = (render.ended_hand(hand_number), dict)
-        self._noted.add(message_id)
         self.retire(message_id)
 
     def _note(self, message_id: int, hand_number: int | None) -> None:
         """Note an older message still to end in the storage (``hand_number``: the hand it still shows
         running, None when only its buttons must come off), so that a restart before Discord takes
         the edit still ends it (`end_after_restart`)."""
-        if message_id in self._noted:
+        if message_id in self._noted and (hand_number is None or self._noted[message_id] == hand_number):
             return
-        self._noted.add(message_id)
+        self._noted[message_id] = hand_number
         live = self.live
         note = self.owner.bot.storage.note_stale_message(
             live.channel_id, live.guild_id, message_id, hand_number
@@ -359,14 +362,15 @@ class TableSession:
     def _ended(self, message_id: int) -> None:
         """An older message is ended (or gone): its note, if any, is forgotten."""
         if message_id in self._noted:
-            self._noted.discard(message_id)
+            del self._noted[message_id]
             forget = self.owner.bot.storage.forget_stale_message(self.live.channel_id, message_id)
             self._spawn_write(forget, f"forgetting message {message_id}")
 
     def _spawn_write(self, write: Coroutine[Any, Any, None], what: str) -> None:
         async def run() -> None:
             try:
-                await write
+                async with self._write_lock:  # in the order they were made (a hand noted after a None)
+                    await write
             except STORAGE_FAILURES as exc:  # a restart would only miss (or redo) one message's edit
                 log.warning("Table %s: %s in the storage failed: %r", self.live.id, what, exc)
 
@@ -409,8 +413,11 @@ class TableSession:
                     continue
                 log.warning("Table %s: edit failed (%r); retrying in %.1f s", self.live.id, exc, pause)
                 self._failing = True
-                for message_id in list(self._retire):
-                    self._note(message_id, None)  # one kept at a later state was noted with it
+                # The table message and the older ones still to end, for a restart before Discord is back:
+                # the first is shown again, the others ended (a message kept at a later state is noted).
+                for noted in [self.live.message_id, *self._retire]:
+                    if noted is not None:
+                        self._note(noted, None)
             except Exception:
                 # A bug, not Discord: say so once, and let the next change try again.
                 log.exception("Table %s: the table message could not be rendered", self.live.id)
@@ -444,6 +451,8 @@ class TableSession:
                 await rest.edit(self.owner.bot, live.channel_id, message_id, **self.render(), **files)
                 self.picture.uploaded(message_id, key)
                 self._final.pop(message_id, None)  # the channel shows a later state than the kept one
+                if message_id in self._noted and self._shown < version == self._version:
+                    self._ended(message_id)  # up to date: a restart has nothing to fix on it
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_CHANNEL:
                     log.warning("Table %s: its channel is gone", live.id)

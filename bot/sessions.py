@@ -378,6 +378,8 @@ class Sessions:
 
         async with self._judged(interaction, target, judge) as (live, session, dms):
             events = await self.bot.tables.apply(live, lambda: live.come_back(player))
+            if live.tournament is not None:
+                await live.tournament.away_changed(live)
             dms += session.record(events)
             await self._answer(interaction, session, events)
 
@@ -393,6 +395,7 @@ class Sessions:
             tournament = live.tournament
             assert tournament is not None  # judged under the lock
             events = await self.bot.tables.apply(live, lambda: tournament.step_away(live, player))
+            await tournament.away_changed(live)
             dms += session.record(events)
             told = [tournament_text.withdrawal_text(player, live.variant), render.events_text(events)]
             await public_answer(interaction, self.bot, content="\n".join(line for line in told if line))

@@ -85,6 +85,10 @@ class TournamentHook(Protocol):
     def step_away(self, live: LiveTable, player: int) -> list[Event]:
         """A player withdraws after the start (/torneo ritirati): away from now on, blinded away."""
 
+    async def away_changed(self, live: LiveTable) -> None:
+        """A player stepped away or came back during a hand: the tournament stores its away marks
+        with the running hand's start, so that a restart deals the hand again with them."""
+
 
 @dataclass(eq=False)
 class LiveTable:

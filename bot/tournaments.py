@@ -152,6 +152,10 @@ class LiveTournament:
             raise AlreadySeated("Sei già in gioco.")
         return events
 
+    async def away_changed(self, live: LiveTable) -> None:
+        if live.table.hand_running and self.tournament.phase is Phase.IN_CORSO:
+            await self.owner._save(self, self.state(running=True), None)
+
     def step_away(self, live: LiveTable, player: int) -> list[Event]:
         if player not in self.tournament.alive():
             raise UserError(NOT_PLAYING)

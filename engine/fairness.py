@@ -462,7 +462,10 @@ def hand_inputs(record: Mapping[str, Any]) -> HandInputs:
                 left.append(int(op[1]))
         if op[0] != "act" or any(_may_fold(e) for e in step):  # the view is dear: only when needed
             now.update(s.player for s in table.public_view().seats if s.folded and s.player in position)
-        folded += sorted(now.difference(folded), key=position.__getitem__)
+        # Several may fold in one step (away players' turns played one after another, past the
+        # dealer too): in the order the step played them, which is the order of the muck.
+        said = {e.player: i for i, e in enumerate(step) if isinstance(e, ActionTaken | PlayerTimedOut)}
+        folded += sorted(now.difference(folded), key=lambda p: (said.get(p, len(step)), position[p]))
         if draw_dealt:
             break  # the draw is dealt: later folds and requests change nothing of the deal plan
     out = tuple(position[p] for p in (left if not dealt else [p for p in players if p not in dealt]))

@@ -1,9 +1,9 @@
-"""Older table messages still showing a turn and buttons because Discord failed the edit that ends
-them (bot/session.py `TableSession.retire`), so that a restart in between still ends them.
+"""Table messages Discord has not taken the last edit of (bot/session.py `TableSession._note`): the
+table's own message when its edits fail, and older ones still to end (no buttons; "hand over" when
+they still showed their hand running), so that a restart in between shows or ends them.
 
-Rows are rare: one is written only when that edit fails (Discord down or answering 5xx), and removed
-once the edit is made. No chip is involved; a row left behind for a message already ended or deleted
-only means one more edit at the next start, which Discord answers or refuses harmlessly."""
+Rows are rare: one is written only when an edit fails (Discord down or answering 5xx) or is still on
+its way at the next deal, and removed once the message is up to date. No chip is involved."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ async def note(
     conn: Conn, *, channel_id: int, guild_id: int, message_id: int, hand_number: int | None
 ) -> None:
     """The message still shows hand ``hand_number`` running (None: it shows the hand's end and only
-    its buttons must come off)."""
+    its buttons must come off, or it is the table message, shown again); noted again, it takes the
+    new hand number."""
     await conn.execute(
         "INSERT INTO stale_table_messages (channel_id, message_id, guild_id, hand_number) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (channel_id, message_id) DO NOTHING",
+        " ON CONFLICT (channel_id, message_id) DO UPDATE SET hand_number = excluded.hand_number",
         (channel_id, message_id, guild_id, hand_number),
     )
 

@@ -6,12 +6,14 @@ amount modal still acts after the table message was posted again or another play
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import Any
 
 import pytest
 
 from bot.session import MOVED_ON, STALE
 from engine.cards import parse_cards
+from fakediscord.runner import ErrorWatch
 from tests.discord.gioco_support import HEADS_UP, HEADS_UP_TEXAS, THREE, Game, heads_up, texas_heads_up, total
 from tests.discord.test_table_truth import EDIT, fast_retries
 from tests.discord.test_turn_calls import called
@@ -277,3 +279,84 @@ async def test_the_last_message_of_a_table_closed_while_discord_failed_is_ended_
     assert "Tocca a" not in first.text() and "Mano n. 1" in first.text(), first.text()
     await harness.settle()
     assert await harness.bot.storage.stale_messages_left() == []
+
+
+async def test_a_note_taken_for_a_message_that_stays_the_table_message_does_not_outlive_it(
+    harness: Any, monkeypatch: Any
+) -> None:
+    """Discord fails every edit: hand 1 ends while its message still shows Bob to act. /tavolo inizia
+    seals that message (noted in the storage, hand 1 still running on it), then the database refuses
+    the deal: no hand 2, the message stays the table message. The bot restarts (the start skips the
+    note: it is the table message), Discord answers again, hand 2 is dealt on a new message and hand
+    1's message is retired with its result. The note must be gone by then; it is not, so the next
+    restart replaces hand 1's message, result and published reveal included, with «Questa mano è
+    finita» (stale_messages.py says a row left behind is harmless: it is not when it has a hand)."""
+    game, alice, bob = await heads_up(harness)
+    first = game.message
+    harness.bot.sessions.retry_first = 60.0  # the renderer waits long: the deal comes first
+    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    assert not game.table.hand_running
+    storage = harness.bot.storage
+    begin = storage.begin_hand
+    calls: list[int] = []
+
+    async def locked_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await begin(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "begin_hand", locked_once)
+    with ErrorWatch.on(harness.fake).expecting():  # a database failure: the operator's to see
+        refused = await harness.slash(alice, "tavolo inizia", channel=game.channel)
+    assert refused.ephemeral and calls, refused.content
+    assert game.live.message_id == first.id
+    await harness.settle()
+    assert [m for _, m, _ in await harness.bot.storage.stale_messages_left()] == [first.id]
+    await game.restart()
+    harness.fake.limiter.faults.clear()
+    await harness.settle()
+    assert game.live.message_id == first.id
+    await game.start(alice, HEADS_UP)
+    await harness.settle()
+    assert game.live.message_id != first.id
+    await harness.fake.wait_for(lambda: not first.components, "hand 1's message to lose its buttons")
+    ended = first.text()
+    assert "Questa mano è finita" not in ended
+    await harness.settle()
+    left = [m for _, m, _ in await harness.bot.storage.stale_messages_left()]
+    assert left == [], "a note outlived the message it was taken for"
+    await game.restart()
+    await harness.settle()
+    assert first.text() == ended, f"hand 1's message was rewritten after a restart: {first.text()!r}"
+    game.finish()
+
+
+async def test_a_table_message_discord_did_not_take_the_hands_end_on_shows_it_after_a_restart(
+    harness: Any,
+) -> None:
+    """Discord fails every edit while hand 1 ends (nobody opens): the table message still shows Bob
+    to act, his countdown and the Passo / Apro… buttons. The bot restarts (an operator's restart
+    during the outage) and Discord answers again. The table message must converge to the table:
+    no turn, no buttons of hand 1. Nothing renders it after the restart (`Sessions.restore` wakes
+    the renderer only for a cancelled hand; `end_after_restart` skips the table message saying
+    "the renderer shows the table on it"), and the next deal retires it with only its buttons off:
+    hand 1's message then shows «Tocca a Bob» for good."""
+    game, alice, bob = await heads_up(harness)
+    first = game.message
+    harness.bot.sessions.retry_first = 60.0
+    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    assert not game.table.hand_running
+    assert {"Passo", "Apro…"} <= {c.get("label") for c in first.components}, "Discord still shows it"
+    await game.restart()
+    harness.fake.limiter.faults.clear()
+    await harness.settle()
+    await game.session.flush(5.0)
+    assert game.live.message_id == first.id
+    labels = {c.get("label") for c in first.components}
+    assert "Tocca a" not in first.text() and not {"Passo", "Apro…"} & labels, (first.text(), labels)
+    game.finish()

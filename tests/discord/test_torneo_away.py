@@ -65,3 +65,24 @@ async def test_a_player_who_withdraws_after_the_start_is_blinded_away_and_may_co
     back = await h.slash(bob, "tavolo rientra")
     assert accepted(back), back.content
     assert bob.id not in t.away  # an ERROR line in the log would fail the test (conftest)
+
+
+async def test_a_player_who_withdrew_during_a_hand_is_still_away_after_a_restart(h: Any) -> None:
+    """Three-handed texas tournament. A player whose turn it is not says /torneo ritirati during hand
+    1; the channel reads «da ora è assente» and the hand goes on. The bot restarts before the hand
+    ends (the hand is cancelled, the tournament goes back to its state at the deal): his withdrawal
+    must stand, as a Rientro between hands does after a restart (test_torneo_boundaries). It is lost:
+    he is dealt in as present and the table waits out his turn timer twice before he is away again."""
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    game = Torneo(h)
+    await game.announce(alice, "texas", buyin=50, posti=3, cip=20, fiches=2000, ritmo=100)
+    await game.join([alice, bob, carol])
+    await h.fake.wait_for(lambda: game.live is not None and game.live.table.hand_running, "the first hand")
+    leaver = next(u for u in (alice, bob, carol) if u.id != game.live.table.to_act)
+    assert accepted(await h.slash(leaver, "torneo ritirati"))
+    await h.settle()
+    assert game.live.table.hand_running, "the hand goes on"
+    assert leaver.id in game.run.tournament.away
+    await h.restart()
+    await h.settle()
+    assert leaver.id in game.run.tournament.away, "his withdrawal was lost by the restart: he plays again"

@@ -9,8 +9,8 @@ import random
 
 from engine.actions import Action, ActionKind
 from engine.cards import Card, deck
-from engine.events import CardsDrawn, DiscardsReshuffled, Event, HandStarted
-from engine.fairness import Commitment, deal_plan, make_deck_commitment, reshuffle_rng
+from engine.events import ActionTaken, CardsDrawn, DiscardsReshuffled, Event, HandStarted
+from engine.fairness import Commitment, deal_plan, hand_inputs, make_deck_commitment, reshuffle_rng
 from engine.options import TableOptions, Variant
 from engine.table import Table
 
@@ -159,3 +159,47 @@ def test_the_deal_plan_from_a_hands_record_is_the_draw_that_was_dealt_in_random_
         checked += 1
         reshuffled += any(isinstance(e, DiscardsReshuffled) for e in events)
     assert checked > 150 and reshuffled > 10, (checked, reshuffled)
+
+
+def test_two_away_players_folding_in_one_step_across_the_dealer_keep_their_real_muck_order() -> None:
+    """Two away players (tournament: /torneo ritirati or timeouts, engine sit_out) whose turns the
+    engine plays at once in ONE step, in turn order 6 then 1 (the turn wraps round the dealer).
+    Their hands went to the muck 6's first, and the muck is reshuffled at the draw; hand_inputs
+    sorts the folds of one step by position (1, 6), so the published verify command replays a
+    different reshuffle than the one the players received."""
+    order = _italiana_six_order()
+    commitment = make_deck_commitment(order, SALT)
+    table = Table(TableOptions(variant=Variant.ITALIANA), rng=random.Random(0))
+    for pid in range(1, 7):
+        table.sit(pid, 10_000)
+    events: list[Event] = table.start_hand(committed=order, reshuffle_rng=reshuffle_rng(SALT))
+    players = next(e for e in events if isinstance(e, HandStarted)).players
+    pos = {i + 1: pid for i, pid in enumerate(players)}
+    events += table.act(Action(pos[1], K.PASSO))  # no buio: the cards are dealt
+    events += table.act(Action(pos[1], K.PASSO))  # does not open
+    events += table.act(Action(pos[2], K.PASSO))  # does not open
+    events += table.act(Action(pos[3], K.APRO, 10))
+    events += table.sit_out(pos[6])  # away, not his turn yet
+    events += table.sit_out(pos[1])  # away, not his turn yet
+    events += table.act(Action(pos[4], K.VEDO))
+    events += table.act(Action(pos[5], K.VEDO))  # the engine plays 6 then 1 at once: both fold
+    real_folds = [
+        players.index(e.player) + 1 for e in events if isinstance(e, ActionTaken) and e.kind is K.PASSO
+    ][3:]
+    assert real_folds == [6, 1]
+    events += table.act(Action(pos[2], K.VEDO))
+    for p in (2, 3, 4, 5):
+        cards = tuple(table.cards_of(pos[p])[:4])
+        events += table.act(Action(pos[p], K.CAMBIO, 4, cards))
+    assert any(isinstance(e, DiscardsReshuffled) for e in events), "the scenario reshuffles the muck"
+    while table.hand_running:
+        assert table.to_act is not None
+        kinds = {a.kind for a in table.legal_actions()}
+        events += table.act(Action(table.to_act, K.PAROL if K.PAROL in kinds else K.VEDO))
+
+    inputs = hand_inputs(table.hand_record())
+    plan = deal_plan(commitment.reveal, inputs.options, 6, inputs.draws, inputs.out, inputs.folds)
+    assert plan.draw is not None
+    replayed = {d.position: d.received for d in plan.draw if d.discarded}
+    assert replayed == received_by_position(events, players), "the command replays other cards"
+    assert inputs.folds == (6, 1), f"the muck order was 6 then 1, the command says {inputs.folds}"

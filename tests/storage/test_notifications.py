@@ -68,9 +68,9 @@ async def test_a_table_message_discord_failed_to_end_is_noted_until_it_is_ended(
     its hand, until it is forgotten; a start sees what is left, by shard; no chip is touched."""
     on_one, on_zero = 1 << 22, 2 << 22  # servers on shards 1 and 0 of two
     assert await storage.stale_messages_left() == []
-    await storage.note_stale_message(10, on_one, 100, 3)
     await storage.note_stale_message(20, on_zero, 200, 7)
-    await storage.note_stale_message(10, on_one, 100, 3)  # noted twice: one row
+    await storage.note_stale_message(10, on_one, 100, None)
+    await storage.note_stale_message(10, on_one, 100, 3)  # noted again: one row, with its hand
     await storage.note_stale_message(10, on_one, 101, None)  # shows its end: only its buttons to take off
     assert await storage.stale_messages_left() == [(10, 100, 3), (10, 101, None), (20, 200, 7)]
     assert await storage.stale_messages_left(shard_ids=[1], shard_count=2) == [(10, 100, 3), (10, 101, None)]
