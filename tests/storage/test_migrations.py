@@ -30,7 +30,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0010_turn_calls_shown.sql": "241d84e053319c76d0d237930f9b3474408b6586b09a726a28fa39c815dbe6b7",
         "0011_tournament_places.sql": "44ef351f426c62569b5857ebd63eb1b80b76920e270882d9816c547694f83de6",
         "0012_ledger_no_replace.sql": "0b12050cfe563a4159fc4a1d2ba5ccb5b21056b96da5da13702cedc838fbce0d",
-        "0013_stale_table_messages.sql": "4b7ca07ca8a0dfcb450456bcd9622a69f57fb844f1d8dbef435d2dd34abb27cc",
+        "0013_stale_table_messages.sql": "fada073b213246e8554bebe258027468f6765c73e72b41a43307a137c188794f",
     },
     "postgresql": {
         "0001_init.sql": "103ad401af73569418f5de73459ea4ff3bc3e3059eed334d98130ca6f61b45d1",
@@ -45,7 +45,7 @@ APPLIED: dict[Dialect, dict[str, str]] = {
         "0010_turn_calls_shown.sql": "c9ea4ab4eb9d8f21f7e9c734e660a9c707211378efdc13f7316eeb6fca82d98b",
         "0011_tournament_places.sql": "390b3d094970600078dcea57460cd3a054031204fc862e39fff813a434943e18",
         "0012_ledger_no_replace.sql": "47935deeda64c0af84709dd25cbf7aec790afb78754ebb2baf042be55b7309e1",
-        "0013_stale_table_messages.sql": "9fdb785ab7a8ae40af712be2cbe1d8986b089e63e62f2339ee370ef3188fca09",
+        "0013_stale_table_messages.sql": "04b979897400262a20193014996c1369e85ae1349cf00f5fe8f72b2cc013d53e",
     },
 }
 TABLES = {"accounts", "poker_tables", "seats", "hands", "hand_seats", "movements", "entries"}

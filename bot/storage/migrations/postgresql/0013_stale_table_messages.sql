@@ -1,5 +1,5 @@
--- 0013: older table messages whose last edit Discord failed (PostgreSQL; the same schema as SQLite's
--- 0013), so that a restart in between still ends them.
+-- 0013: table messages whose last edit Discord failed (PostgreSQL; the same schema as SQLite's 0013),
+-- so that a restart in between shows or ends them.
 CREATE TABLE stale_table_messages (
     channel_id  BIGINT  NOT NULL,
     message_id  BIGINT  NOT NULL,
