@@ -188,7 +188,9 @@ class ComputerPlayers:
     def _wanted(live: LiveTable) -> bool:
         table = live.table
         if not table.hand_running:
-            return any(is_computer(s.player) and s.sitting_out for s in live.view().seats)
+            return bool(live.dismissed) or any(
+                is_computer(s.player) and s.sitting_out for s in live.view().seats
+            )
         to_act = table.to_act
         return to_act is not None and is_computer(to_act)
 
@@ -265,12 +267,16 @@ class ComputerPlayers:
         await sessions.deliver(channel, dms)
 
     async def _come_back(self, channel: int) -> None:
-        """Between hands, a computer the turn timer sat out plays again, as a human would with Rientro."""
+        """Between hands, a computer the turn timer sat out plays again, as a human would with Rientro,
+        and one dismissed during the hand stands up."""
         sessions = self.sessions
         try:
             async with sessions.bot.tables.locked(channel) as live:
                 if live.table.hand_running:
                     return
+                left = await sessions.bot.tables.stand_up_dismissed(live)
+                if left:
+                    sessions.of(live).record(left)
                 for seat in live.view().seats:
                     if is_computer(seat.player) and seat.sitting_out:
                         back = functools.partial(live.come_back, seat.player)

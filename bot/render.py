@@ -142,8 +142,14 @@ def grant_text(by_user_id: int, user_id: int, amount: int, balance: int) -> str:
 
 
 def close_text(by_user_id: int, payouts: dict[int, int]) -> str:
-    paid = ", ".join(f"{mention(user)} {chips(amount)}" for user, amount in sorted(payouts.items()) if amount)
+    """Who closed the table and where its chips went: the people's to their balances, the computers'
+    to the house (a computer has no balance)."""
+    people = sorted((user, amount) for user, amount in payouts.items() if amount and not is_computer(user))
+    house = sum(amount for user, amount in payouts.items() if is_computer(user))
+    paid = ", ".join(f"{mention(user)} {chips(amount)}" for user, amount in people)
     back = f" Fiches tornate nei saldi: {paid}." if paid else ""
+    if house:
+        back += f" {chips_return(house)} alla casa dai giocatori del computer."
     return f"{mention(by_user_id)} chiude il tavolo.{back}"
 
 
@@ -536,7 +542,8 @@ def _settings_lines(settings: TableSettings, options: TableOptions) -> list[str]
     """What /tavolo nuovo's bot options (max_computer, avviso) say of this table."""
     most = computer_limit(options, settings)
     computers = (
-        f"Giocatori del computer (/tavolo computer): al massimo {most}."
+        f"Giocatori del computer (/tavolo computer): al massimo {most}, lasciando sempre un posto "
+        "libero per una persona."
         if most
         else "Giocatori del computer: nessuno a questo tavolo."
     )
@@ -630,6 +637,8 @@ def event_text(event: Event) -> str | None:
             why = "ha finito le fiches e lascia" if event.busted else "lascia"
             return f"{mention(event.player)} {why} il tavolo."
         case StackReleased():
+            if is_computer(event.player):  # he has no balance: his stack goes back to the house
+                return f"{chips_return(event.amount)} alla casa da {mention(event.player)}."
             return f"{chips_return(event.amount)} nel saldo di {mention(event.player)}."
         case PlayerSatOut():
             why = " per i tempi scaduti" if event.timeouts else ""

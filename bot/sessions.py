@@ -406,6 +406,9 @@ class Sessions:
         can_start = functools.partial(_check_can_start, player=player)
         async with self._judged(interaction, target, can_start) as (live, session, dms):
             await session.seal_drawn()  # the last hand's message ends on its result and picture
+            left = await self.bot.tables.stand_up_dismissed(live)
+            if left:
+                dms += session.record(left)
             events = await self.bot.tables.start_hand(live)
             dms += session.record(events)
             await session.post_new_hand(interaction)

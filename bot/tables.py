@@ -128,6 +128,9 @@ class LiveTable:
     seats; a hand ends through `TournamentHook.hand_ended` and cash-table changes are refused."""
     computers: dict[int, str] = field(default_factory=dict)
     """The level of each computer player seated here (negative ids; bot/computers.py)."""
+    dismissed: set[int] = field(default_factory=set)
+    """Computers dismissed during a hand they play (/tavolo congeda): they stand up when it ends, so
+    that dismissing one never folds him in favour of whoever dismissed him."""
     hand_events: list[Event] = field(default_factory=list)
     """The public events of the running hand, for its summary (bot/hand_summary.py) at its end."""
 
@@ -459,6 +462,18 @@ class TableRegistry:
         return dict(payouts)
 
     # Hands -----------------------------------------------------------------------------------------
+
+    async def stand_up_dismissed(self, live: LiveTable) -> list[Event]:
+        """Between hands: the computers dismissed during the last one stand up, their stacks to the house."""
+        _check_locked(live)
+        events: list[Event] = []
+        if live.table.hand_running:
+            return events
+        for player in sorted(live.dismissed):
+            if player in live.table.seats():
+                events += (await self.leave(live, player))[0]
+            live.dismissed.discard(player)
+        return events
 
     async def start_hand(self, live: LiveTable, deck: Sequence[Card] | None = None) -> list[Event]:
         """Begin a hand: the ledger's snapshot first, then the deal. The game cog extends from here."""

@@ -43,12 +43,15 @@ DEFAULT_BUYIN_CIPS = 100
 
 CLOSE_REFUSED = "Solo chi ha aperto il tavolo o chi ha il permesso «Gestisci server» può chiuderlo."
 COMPUTER_SEATED_ONLY = "Solo chi è seduto al tavolo può far sedere un giocatore del computer."
-COMPUTER_NO_SEAT = "Il tavolo è pieno: non c'è posto per un giocatore del computer."
+COMPUTER_NO_SEAT = (
+    "L'ultimo posto libero del tavolo resta per una persona: non c'è posto per un giocatore del computer."
+)
 DISMISS_REFUSED = (
     "Solo chi ha aperto il tavolo o chi ha il permesso «Gestisci server» "
     "può congedare i giocatori del computer."
 )
 NO_COMPUTER = "A questo tavolo non siede nessun giocatore del computer."
+ALREADY_DISMISSED = "I giocatori del computer di questo tavolo si alzano già alla fine della mano."
 EMPTY_BALANCE = (
     "Il tuo saldo è vuoto: ritira il /bonus giornaliero o chiedi un accredito a chi gestisce il server."
 )
@@ -290,8 +293,14 @@ class Tavolo(
         dms: list[DM] = []
         async with self.bot.tables.locked(channel_id) as live:
             player = _check_may_dismiss(interaction, live, nome)
-            events, paid = await self.bot.tables.leave(live, player)
             name = computers.name_of(player)
+            if any(s.player == player and s.in_hand for s in live.view().seats):
+                # Folded now, his chips in the pot would go to whoever dismissed him: he plays it out.
+                live.dismissed.add(player)
+                text = f"{name} si alza alla fine della mano: le sue fiches tornano alla casa."
+                await self._reply(interaction, live, text, [])
+                return
+            events, paid = await self.bot.tables.leave(live, player)
             if paid is None:
                 text = f"{name} lascia il tavolo: le sue fiches tornano alla casa alla fine della mano."
             else:
@@ -325,8 +334,8 @@ def _check_may_add_computer(interaction: discord.Interaction, live: LiveTable) -
             raise UserError("A questo tavolo non possono sedersi giocatori del computer.")
         raise UserError(f"A questo tavolo possono sedersi al massimo {most} giocatori del computer.")
     player = computers.free_id(live)
-    if player is None or len(live.view().seats) >= live.options.max_seats:
-        raise UserError(COMPUTER_NO_SEAT)
+    if player is None or len(live.view().seats) + 1 >= live.options.max_seats:
+        raise UserError(COMPUTER_NO_SEAT)  # a computer never takes the last free seat: it is a person's
     return player
 
 
@@ -334,12 +343,14 @@ def _check_may_dismiss(interaction: discord.Interaction, live: LiveTable, name: 
     """The computer player to dismiss; refuse if the caller may not, or there is no such player."""
     if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
         raise UserError(DISMISS_REFUSED)
-    seated = computers.computers_at(live)
+    seated = [p for p in computers.computers_at(live) if p not in live.dismissed]
     if not seated:
-        raise UserError(NO_COMPUTER)
+        raise UserError(ALREADY_DISMISSED if live.dismissed else NO_COMPUTER)
     if name is None:  # the last one seated (the registry keeps them in the order they sat)
         return next((p for p in reversed(live.computers) if p in seated), seated[-1])
     player = computers.find(live, name)
+    if player in live.dismissed:
+        raise UserError(f"{computers.name_of(player)} si alza già alla fine della mano.")
     if player is None:
         names = ", ".join(computers.name_of(p) for p in seated)
         raise UserError(f"Al tavolo non c'è un giocatore del computer con quel nome: ci sono {names}.")

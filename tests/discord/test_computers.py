@@ -143,7 +143,11 @@ async def test_one_human_and_three_computers_play_hands_with_every_chip_accounte
     assert human + house == STARTING + issued_to_house, "what one lost the other won"
 
 
-async def test_a_computer_dismissed_mid_hand_is_folded_and_paid_back_to_the_house(harness: Any) -> None:
+async def test_a_computer_dismissed_mid_hand_plays_it_out_and_his_stack_goes_to_the_house(
+    harness: Any,
+) -> None:
+    """Folded at once, his chips in the pot would go to whoever dismissed him: a computer dismissed
+    during a hand he plays stands up when it ends, and his stack then is the house's."""
     alice = harness.user("alice")
     await open_with_computers(harness, alice, "texas", ("esperto", "esperto", "facile"))
     storage = harness.bot.storage
@@ -158,14 +162,13 @@ async def test_a_computer_dismissed_mid_hand_is_folded_and_paid_back_to_the_hous
     assert in_hand, "texas pre-flop: nobody before alice folded everything"
     leaver = in_hand[0]
     house_before = await storage.house_balance(harness.guild_id)
-    reply = await harness.slash(
-        alice, "tavolo congeda", channel="poker", nome=computers.name_of(leaver.player)
-    )
-    assert not reply.ephemeral and f"{computers.name_of(leaver.player)} lascia il tavolo" in reply.content
-    # He is folded at once and his remaining stack is the house's at once.
-    assert await storage.house_balance(harness.guild_id) == house_before + leaver.stack
-    assert leaver.player not in computers.computers_at(live)
-    assert await storage.check() == []
+    name = computers.name_of(leaver.player)
+    reply = await harness.slash(alice, "tavolo congeda", channel="poker", nome=name)
+    assert not reply.ephemeral and f"{name} si alza alla fine della mano" in reply.content, reply.content
+    again = await harness.slash(alice, "tavolo congeda", channel="poker", nome=name)
+    assert again.ephemeral and again.content == f"{name} si alza già alla fine della mano.", again.content
+    assert leaver.player in computers.computers_at(live), "he plays the hand out"
+    assert next(s for s in live.view().seats if s.player == leaver.player).in_hand
     while live.table.hand_running:
         if live.table.to_act == alice.id:
             watch.during(live)
@@ -173,8 +176,16 @@ async def test_a_computer_dismissed_mid_hand_is_folded_and_paid_back_to_the_hous
         await harness.fake.wait_for(
             lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
         )
+    await harness.fake.wait_for(lambda: leaver.player not in computers.computers_at(live), "him to stand up")
     await harness.settle()
     watch.ended(live)
+    told = [
+        m
+        for t in harness.messages("poker")
+        for m in re.findall(rf"([\d.]+) fiches? tornan?o alla casa da {name}", t.text())
+    ]
+    assert told, "the table says where his stack went"
+    assert await storage.house_balance(harness.guild_id) == house_before + int(told[-1].replace(".", ""))
     ledger = (await storage.table(live.id)).seats
     assert leaver.player not in ledger and len(ledger) == 3
     assert await storage.check() == []
@@ -186,31 +197,6 @@ async def test_a_computer_dismissed_mid_hand_is_folded_and_paid_back_to_the_hous
     assert f"{computers.name_of(last)} lascia il tavolo: " in reply.content
     assert await storage.house_balance(harness.guild_id) == house_before + stack
     assert await storage.check() == []
-
-
-async def test_a_computer_dismissed_during_his_pause_never_acts(harness: Any) -> None:
-    alice = harness.user("alice")
-    await open_with_computers(harness, alice, "texas", ("esperto", "esperto"))
-    quick(harness, pause=30.0)  # every computer's turn is a long pause
-    await harness.slash(alice, "tavolo inizia", channel="poker")
-    live = live_of(harness)
-    if live.table.to_act == alice.id:
-        await human_plays(harness, alice)  # three-handed, the dealer speaks first
-    thinking = await harness.fake.wait_for(
-        lambda: computers.is_computer(live.table.to_act or 0) and live.table.to_act, "a computer's turn"
-    )
-    ops = len(live.table.hand_record()["ops"])
-    await harness.slash(alice, "tavolo congeda", channel="poker", nome=computers.name_of(thinking))
-    assert live.table.to_act != thinking
-    quick(harness)  # the others think at once again; a change restarts their pause
-    harness.bot.sessions.computers.after(live)
-    await harness.fake.wait_for(
-        lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
-    )
-    record = live.table.hand_record()["ops"][ops:]
-    acts_of_leaver = [op for op in record if op[0] == "act" and op[1] == thinking]
-    assert acts_of_leaver == []
-    assert await harness.bot.storage.check() == []
 
 
 async def test_a_computer_who_runs_out_of_time_is_timed_out_like_anyone(harness: Any) -> None:
@@ -414,3 +400,99 @@ async def test_a_database_failure_under_a_computers_action_is_a_warning_not_an_e
     await harness.settle()
     assert any("a computer's action was not written" in r.getMessage() for r in caplog.records)
     assert live_of(harness).table.hand_running and await harness.bot.storage.check() == []
+
+
+async def test_a_dismissed_computers_chips_are_not_told_as_going_to_his_balance(harness: Any) -> None:
+    """A computer has no balance: his chips go back to the house. The reply says so («alla casa»),
+    but the table message (the session's log of the same events) tells the channel they go back
+    «nel saldo di 🤖 …», a balance that does not exist."""
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("facile", "esperto"))
+    await harness.slash(alice, "tavolo inizia", channel="poker")
+    live = await harness.fake.wait_for(
+        lambda: (lv := live_of(harness)).table.hand_running and lv.table.to_act == alice.id and lv,
+        "alice's turn",
+    )
+    leaver = next(s.player for s in live.view().seats if computers.is_computer(s.player) and s.in_hand)
+    name = computers.name_of(leaver)
+    reply = await harness.slash(alice, "tavolo congeda", channel="poker", nome=name)
+    assert not reply.ephemeral and "alla casa" in reply.content, reply.content
+    while live.table.hand_running:  # in the hand, he plays it out and stands up when it ends
+        await harness.fake.wait_for(
+            lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+        )
+        if live.table.hand_running:
+            assert not (await harness.slash(alice, "passo", channel="poker")).ephemeral
+    await harness.fake.wait_for(lambda: leaver not in computers.computers_at(live), "him to stand up")
+    await harness.settle()
+    wrong = [t for t in harness.public_texts() if f"nel saldo di {name}" in t]
+    assert not wrong, wrong[-1]
+    assert any(f"alla casa da {name}" in m.text() for m in harness.messages("poker"))
+
+
+async def test_computers_never_take_the_last_free_seat_from_a_person(harness: Any) -> None:
+    """README: «By default every seat but one (there is always room for a person)». But the limit
+    counts only computers against the seats, not the seats still free: one person seated fills every
+    other seat with computers, and the next person who comes is refused, «Il tavolo è pieno»."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await open_with_computers(harness, alice, "32carte", ("facile", "facile", "facile"))
+    fourth = await harness.slash(alice, "tavolo computer", channel="poker", livello="facile")
+    assert len(live_of(harness).view().seats) < live_of(harness).options.max_seats or fourth.ephemeral, (
+        "the fourth computer took the last free seat of a 5-seat table: " + fourth.content
+    )
+    sat = await harness.slash(bob, "tavolo siedi", channel="poker", buyin=300)
+    assert not sat.ephemeral, sat.content
+
+
+async def test_closing_does_not_tell_a_computers_chips_as_going_to_a_balance(harness: Any) -> None:
+    """/tavolo chiudi: «Fiches tornate nei saldi: 🤖 Nonno Gino 1.000 fiches, …»: a computer has no
+    balance, his stack goes to the house (as /tavolo congeda says: «… alla casa»)."""
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "italiana", ("facile",))
+    closed = await harness.slash(alice, "tavolo chiudi", channel="poker")
+    assert not closed.ephemeral, closed.content
+    name = computers.name_of(-1)
+    said = closed.content.split("Fiches tornate nei saldi:", 1)
+    assert len(said) == 1 or name not in said[1], closed.content
+    assert "casa" in closed.content, closed.content
+
+
+async def test_dismissing_a_computer_mid_hand_does_not_hand_his_chips_in_the_pot_to_the_dismisser(
+    harness: Any,
+) -> None:
+    """/tavolo congeda during a hand folds the computer at once, «exactly like a person who leaves».
+    But a person leaving folds himself; here it is his opponent, the table's creator, who folds him:
+    heads-up, she dismisses the computer at her turn and wins the pot with whatever cards she holds,
+    his blinds and bets included: the house's chips (issued anew whenever it runs short) are hers
+    for the asking, hand after hand. Here she gives up every hand she could not win by that trick
+    (she folds whenever the hand goes on), so she can never end a hand with more than she began it."""
+    alice = harness.user("alice")
+    await open_with_computers(harness, alice, "texas", ("esperto",))
+    live = live_of(harness)
+    for _ in range(6):
+        before = live.table.seats()[alice.id]
+        started = await harness.slash(alice, "tavolo inizia", channel="poker")
+        assert not started.ephemeral, started.content
+        await harness.fake.wait_for(
+            lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+        )
+        if live.table.hand_running:
+            break
+    assert live.table.hand_running and live.table.to_act == alice.id
+    gone = await harness.slash(alice, "tavolo congeda", channel="poker")
+    assert not gone.ephemeral, gone.content
+    while live.table.hand_running:
+        await harness.fake.wait_for(
+            lambda: not live.table.hand_running or live.table.to_act == alice.id, "alice's turn or the end"
+        )
+        if live.table.hand_running:
+            folded = await harness.slash(alice, "passo", channel="poker")
+            assert not folded.ephemeral, folded.content
+    await harness.settle()
+    after = live.table.seats()[alice.id]
+    assert after <= before, (
+        f"alice folded every hand she played, yet dismissing her opponent won her {after - before} chips"
+    )
+    await harness.fake.wait_for(lambda: computers.computers_at(live) == [], "the computer to stand up")
+    assert "si alza alla fine della mano" in gone.content, gone.content
+    assert await harness.bot.storage.check() == []
