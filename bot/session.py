@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -353,9 +354,9 @@ class TableSession:
         if message_id in self._noted and (hand_number is None or self._noted[message_id] == hand_number):
             return
         self._noted[message_id] = hand_number
-        live = self.live
-        note = self.owner.bot.storage.note_stale_message(
-            live.channel_id, live.guild_id, message_id, hand_number
+        live, storage = self.live, self.owner.bot.storage
+        note = functools.partial(
+            storage.note_stale_message, live.channel_id, live.guild_id, message_id, hand_number
         )
         self._spawn_write(note, f"noting message {message_id}")
 
@@ -363,14 +364,19 @@ class TableSession:
         """An older message is ended (or gone): its note, if any, is forgotten."""
         if message_id in self._noted:
             del self._noted[message_id]
-            forget = self.owner.bot.storage.forget_stale_message(self.live.channel_id, message_id)
+            forget = functools.partial(
+                self.owner.bot.storage.forget_stale_message, self.channel_id, message_id
+            )
             self._spawn_write(forget, f"forgetting message {message_id}")
 
-    def _spawn_write(self, write: Coroutine[Any, Any, None], what: str) -> None:
+    def _spawn_write(self, write: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run a storage write in the background, in the order they were asked for (the write is
+        made only then: a task cancelled before its turn, at a shutdown, leaves nothing unawaited)."""
+
         async def run() -> None:
             try:
                 async with self._write_lock:  # in the order they were made (a hand noted after a None)
-                    await write
+                    await write()
             except STORAGE_FAILURES as exc:  # a restart would only miss (or redo) one message's edit
                 log.warning("Table %s: %s in the storage failed: %r", self.live.id, what, exc)
 
