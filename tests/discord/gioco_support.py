@@ -10,6 +10,7 @@ of public cards (a texas board as it was dealt, or the hands shown at a showdown
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -317,3 +318,19 @@ async def acknowledged_while_busy(
         lock.release()
     reply = await task
     return early, reply
+
+
+def fails_once(monkeypatch: Any, storage: Any, method: str) -> list[int]:
+    """``storage.<method>`` raises a driver error (the database locked) at its first call and works
+    after; returns the list of calls made (one item per call)."""
+    real = getattr(storage, method)
+    calls: list[int] = []
+
+    async def locked_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, method, locked_once)
+    return calls

@@ -403,9 +403,8 @@ async def test_a_database_failure_under_a_computers_action_is_a_warning_not_an_e
 
 
 async def test_a_dismissed_computers_chips_are_not_told_as_going_to_his_balance(harness: Any) -> None:
-    """A computer has no balance: his chips go back to the house. The reply says so («alla casa»),
-    but the table message (the session's log of the same events) tells the channel they go back
-    «nel saldo di 🤖 …», a balance that does not exist."""
+    """A computer has no balance: his chips go back to the house, and the reply and the table message
+    say so («alla casa»), never «nel saldo di 🤖 …»."""
     alice = harness.user("alice")
     await open_with_computers(harness, alice, "texas", ("facile", "esperto"))
     await harness.slash(alice, "tavolo inizia", channel="poker")
@@ -431,9 +430,8 @@ async def test_a_dismissed_computers_chips_are_not_told_as_going_to_his_balance(
 
 
 async def test_computers_never_take_the_last_free_seat_from_a_person(harness: Any) -> None:
-    """README: «By default every seat but one (there is always room for a person)». But the limit
-    counts only computers against the seats, not the seats still free: one person seated fills every
-    other seat with computers, and the next person who comes is refused, «Il tavolo è pieno»."""
+    """README: a computer never takes a table's last free seat, so the next person who comes can sit:
+    at a 5-seat table with one person and three computers a fourth computer is refused."""
     alice, bob = harness.user("alice"), harness.user("bob")
     await open_with_computers(harness, alice, "32carte", ("facile", "facile", "facile"))
     fourth = await harness.slash(alice, "tavolo computer", channel="poker", livello="facile")
@@ -445,8 +443,8 @@ async def test_computers_never_take_the_last_free_seat_from_a_person(harness: An
 
 
 async def test_closing_does_not_tell_a_computers_chips_as_going_to_a_balance(harness: Any) -> None:
-    """/tavolo chiudi: «Fiches tornate nei saldi: 🤖 Nonno Gino 1.000 fiches, …»: a computer has no
-    balance, his stack goes to the house (as /tavolo congeda says: «… alla casa»)."""
+    """/tavolo chiudi names the people's chips going back to their balances and the computers' going
+    to the house (a computer has no balance, as /tavolo congeda says: «… alla casa»)."""
     alice = harness.user("alice")
     await open_with_computers(harness, alice, "italiana", ("facile",))
     closed = await harness.slash(alice, "tavolo chiudi", channel="poker")
@@ -460,12 +458,10 @@ async def test_closing_does_not_tell_a_computers_chips_as_going_to_a_balance(har
 async def test_dismissing_a_computer_mid_hand_does_not_hand_his_chips_in_the_pot_to_the_dismisser(
     harness: Any,
 ) -> None:
-    """/tavolo congeda during a hand folds the computer at once, «exactly like a person who leaves».
-    But a person leaving folds himself; here it is his opponent, the table's creator, who folds him:
-    heads-up, she dismisses the computer at her turn and wins the pot with whatever cards she holds,
-    his blinds and bets included: the house's chips (issued anew whenever it runs short) are hers
-    for the asking, hand after hand. Here she gives up every hand she could not win by that trick
-    (she folds whenever the hand goes on), so she can never end a hand with more than she began it."""
+    """A person leaving folds himself; a computer dismissed by his opponent (the table's creator) at
+    her turn is not folded, or she would win his blinds and bets with whatever she holds, the house's
+    chips hers for the asking: he plays the hand out. Here she folds whenever the hand goes on, so she
+    can never end the hand with more than she began it."""
     alice = harness.user("alice")
     await open_with_computers(harness, alice, "texas", ("esperto",))
     live = live_of(harness)

@@ -23,7 +23,7 @@ from engine.cards import Card, format_cards, hand_order, parse_cards
 from engine.events import CardsDealt, CardsDrawn, DiscardsReshuffled, HandStarted
 from engine.fairness import PREFIX, deal_plan, verify
 from engine.history import replay
-from tests.discord.gioco_support import HEADS_UP_TEXAS, Game
+from tests.discord.gioco_support import HEADS_UP_TEXAS, Game, fails_once
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGEST = re.compile(r"`([0-9a-f]{64})`")
@@ -335,17 +335,7 @@ async def test_a_deal_the_database_refuses_does_not_take_the_last_hands_reveal_o
     await game.say(users[game.table.to_act], "passo")
     assert not game.table.hand_running
     [reveal] = REVEAL.findall(game.message.text())
-    storage = harness.bot.storage
-    begin = storage.begin_hand
-    calls: list[int] = []
-
-    async def locked_once(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        if len(calls) == 1:
-            raise sqlite3.OperationalError("database is locked")
-        return await begin(*args, **kwargs)
-
-    monkeypatch.setattr(storage, "begin_hand", locked_once)
+    calls = fails_once(monkeypatch, harness.bot.storage, "begin_hand")
     with ErrorWatch.on(harness.fake).expecting():  # a database failure: the operator's to see
         reply = await harness.slash(alice, "tavolo inizia", channel=game.channel)
     assert reply.ephemeral and calls, reply.content

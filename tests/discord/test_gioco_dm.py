@@ -53,10 +53,9 @@ async def test_a_dm_of_an_earlier_hand_that_fails_is_not_blamed_on_the_hand_now(
 
 
 async def test_a_dm_that_meets_one_503_is_sent_again(harness: Any) -> None:
-    """discord.py retries a 500, 502 or 504 but not a 503 (nor a connection reset on Linux), and
-    `Sessions.deliver` does not retry at all: one transient 503 loses a player's cards of the hand,
-    and the table message tells the whole channel that his DMs are closed («messaggi diretti
-    chiusi»), which they are not. The renderer retries its edits with a backoff; a DM deserves as much."""
+    """discord.py retries a 500, 502 or 504 but not a 503 (nor a connection reset on Linux): the bot
+    sends a DM Discord failed again, with the renderer's backoff, and the table message never tells
+    the channel that his cards were not delivered."""
     alice, bob = harness.user("alice"), harness.user("bob")
     users = {alice.id: alice, bob.id: bob}
     game = Game(harness)

@@ -74,8 +74,8 @@ async def test_a_32carte_table_opened_with_mazzo_americano_names_the_lowest_stra
 ) -> None:
     """/tavolo nuovo variante:32carte mazzo:americano is accepted (the option «mazzo» is for poker
     tradizionale, ignored by the 32carte engine, which always plays 32 cards and the Italian ranking,
-    rules §3). The DM, though, names the hand with the international ranking: A-7-8-9-10, the minima
-    of a 32-card deck (rules §1.1), is told «carta alta», while the showdown would call it a scala."""
+    rules §3). The DM and /carte name the hand by that ranking too: A-7-8-9-10, the minima of a
+    32-card deck (rules §1.1), is a scala, as at the showdown."""
     alice, bob = harness.user("alice"), harness.user("bob")
     game = Game(harness)
     await game.open(alice, "32carte", [alice, bob], cip=10, mazzo="americano")

@@ -11,8 +11,8 @@ from tests.discord.gioco_support import THREE, Game, stacked
 
 async def test_le_mie_carte_before_the_deal_does_not_say_he_is_not_in_the_hand(harness: Any) -> None:
     """Poker tradizionale asks the buio before any card is dealt (rules §2.2-§2.3). A player of the
-    hand who presses «Le mie carte» (or types /carte) then is told «Non hai carte: non sei in questa
-    mano.», which is false: he is dealt in, his cards come by DM once the buio is settled."""
+    hand who presses «Le mie carte» (or types /carte) then is told that the cards come once the buio
+    is settled, not that he is out of the hand."""
     alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob, carol])
@@ -29,9 +29,8 @@ async def test_le_mie_carte_before_the_deal_does_not_say_he_is_not_in_the_hand(h
 
 async def test_carte_after_his_declared_draw_offers_no_positions_for_another_draw(harness: Any) -> None:
     """The draw is dealt once everyone has declared (rules §2.6): between his «cambio» and the last
-    player's, /carte still shows a player the five cards he holds, discards included, with «Posizioni
-    per /cambio: ...» as before his turn, and nothing of the change he declared: he cannot tell that
-    it was taken, and a second /cambio is refused («Non è il tuo turno»)."""
+    player's, /carte shows a player the five cards he still holds without the positions for another
+    /cambio, and says that his change comes when everyone has chosen."""
     alice, bob = harness.user("alice"), harness.user("bob")
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob])
@@ -50,8 +49,7 @@ async def test_carte_after_his_declared_draw_offers_no_positions_for_another_dra
 async def test_a_player_with_closed_dms_gets_the_impronta_with_his_cards(harness: Any) -> None:
     """The impronta of the fair deck is checked against «the one in your private message» (README): the
     table message is edited all hand long. A player with closed DMs is sent to /carte for his cards,
-    but /carte (private, never edited) does not carry the impronta, so he has nothing to check the
-    reveal against."""
+    and /carte (private, never edited) carries the impronta too."""
     alice, bob = harness.user("alice"), harness.user("bob")
     game = Game(harness)
     await game.open(alice, "texas", [alice, bob], cip=10)

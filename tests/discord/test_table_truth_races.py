@@ -6,7 +6,6 @@ amount modal still acts after the table message was posted again or another play
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from typing import Any
 
 import pytest
@@ -14,12 +13,35 @@ import pytest
 from bot.session import MOVED_ON, STALE
 from engine.cards import parse_cards
 from fakediscord.runner import ErrorWatch
-from tests.discord.gioco_support import HEADS_UP, HEADS_UP_TEXAS, THREE, Game, heads_up, texas_heads_up, total
+from tests.discord.gioco_support import (
+    HEADS_UP,
+    HEADS_UP_TEXAS,
+    THREE,
+    Game,
+    fails_once,
+    heads_up,
+    texas_heads_up,
+    total,
+)
 from tests.discord.test_table_truth import EDIT, fast_retries
 from tests.discord.test_turn_calls import called
 from tests.discord.torneo_support import accepted
 
 DELETE = ("DELETE", "/channels/{channel_id}/messages/{message_id}")
+
+
+async def hand_over_while_edits_fail(harness: Any) -> tuple[Game, Any, Any]:
+    """Heads-up poker tradizionale whose first hand ends (nobody opens) while Discord fails every
+    edit of the channel for a long while: the game, its creator and hand 1's message, which still
+    shows Bob to act (the renderer waits a minute before trying again)."""
+    game, alice, bob = await heads_up(harness)
+    first = game.message
+    harness.bot.sessions.retry_first = 60.0
+    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
+    await game.say(bob, "passo")
+    await game.say(alice, "passo")
+    assert not game.table.hand_running
+    return game, alice, first
 
 
 async def test_a_turn_call_whose_delete_fails_is_deleted_on_a_retry(harness: Any) -> None:
@@ -229,13 +251,7 @@ async def test_an_older_message_discord_failed_to_end_is_ended_after_a_restart(h
     and countdown, when hand 1 ends and hand 2 is dealt on a new message. The bot keeps hand 1's last
     state for the edit that ends it, and notes the message in the storage: a restart before Discord
     answers again still ends it (no buttons, no turn: the hand is over), and forgets the note."""
-    game, alice, bob = await heads_up(harness)
-    first = game.message
-    harness.bot.sessions.retry_first = 60.0  # the renderer waits long: the restart comes first
-    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
-    await game.say(bob, "passo")
-    await game.say(alice, "passo")
-    assert not game.table.hand_running
+    game, alice, first = await hand_over_while_edits_fail(harness)
     await game.start(alice, HEADS_UP)
     assert game.live.message_id != first.id
     await harness.fake.wait_for(
@@ -286,29 +302,12 @@ async def test_a_note_taken_for_a_message_that_stays_the_table_message_does_not_
 ) -> None:
     """Discord fails every edit: hand 1 ends while its message still shows Bob to act. /tavolo inizia
     seals that message (noted in the storage, hand 1 still running on it), then the database refuses
-    the deal: no hand 2, the message stays the table message. The bot restarts (the start skips the
-    note: it is the table message), Discord answers again, hand 2 is dealt on a new message and hand
-    1's message is retired with its result. The note must be gone by then; it is not, so the next
-    restart replaces hand 1's message, result and published reveal included, with «Questa mano è
-    finita» (stale_messages.py says a row left behind is harmless: it is not when it has a hand)."""
-    game, alice, bob = await heads_up(harness)
-    first = game.message
-    harness.bot.sessions.retry_first = 60.0  # the renderer waits long: the deal comes first
-    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
-    await game.say(bob, "passo")
-    await game.say(alice, "passo")
-    assert not game.table.hand_running
-    storage = harness.bot.storage
-    begin = storage.begin_hand
-    calls: list[int] = []
-
-    async def locked_once(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        if len(calls) == 1:
-            raise sqlite3.OperationalError("database is locked")
-        return await begin(*args, **kwargs)
-
-    monkeypatch.setattr(storage, "begin_hand", locked_once)
+    the deal: no hand 2, the message stays the table message. The bot restarts (the start shows the
+    table on it again), Discord answers again, hand 2 is dealt on a new message and hand
+    1's message is retired with its result. The note is gone by then, so the next restart leaves hand
+    1's message, result and published reveal included, as it is."""
+    game, alice, first = await hand_over_while_edits_fail(harness)
+    calls = fails_once(monkeypatch, harness.bot.storage, "begin_hand")
     with ErrorWatch.on(harness.fake).expecting():  # a database failure: the operator's to see
         refused = await harness.slash(alice, "tavolo inizia", channel=game.channel)
     assert refused.ephemeral and calls, refused.content
@@ -339,18 +338,9 @@ async def test_a_table_message_discord_did_not_take_the_hands_end_on_shows_it_af
 ) -> None:
     """Discord fails every edit while hand 1 ends (nobody opens): the table message still shows Bob
     to act, his countdown and the Passo / Apro… buttons. The bot restarts (an operator's restart
-    during the outage) and Discord answers again. The table message must converge to the table:
-    no turn, no buttons of hand 1. Nothing renders it after the restart (`Sessions.restore` wakes
-    the renderer only for a cancelled hand; `end_after_restart` skips the table message saying
-    "the renderer shows the table on it"), and the next deal retires it with only its buttons off:
-    hand 1's message then shows «Tocca a Bob» for good."""
-    game, alice, bob = await heads_up(harness)
-    first = game.message
-    harness.bot.sessions.retry_first = 60.0
-    harness.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
-    await game.say(bob, "passo")
-    await game.say(alice, "passo")
-    assert not game.table.hand_running
+    during the outage) and Discord answers again. The table message converges to the table: no
+    turn, no buttons of hand 1 (its failed edit noted it, and the start shows it again)."""
+    game, _, first = await hand_over_while_edits_fail(harness)
     assert {"Passo", "Apro…"} <= {c.get("label") for c in first.components}, "Discord still shows it"
     await game.restart()
     harness.fake.limiter.faults.clear()

@@ -33,23 +33,31 @@ def _italiana_six_order() -> list[Card]:
     return filled + low
 
 
-def folded_muck_reshuffle() -> tuple[Commitment, Table, list[Event], tuple[int, ...]]:
-    """Italiana, six players: position 5 folds before position 2 (both in the first round, in turn),
-    the four others change four cards each. The stub (10 cards) runs out before anyone is fully
-    served, so the new stock is the muck: the two folded hands, 5's first. Returns the commitment,
-    the table after the hand's draw, its events and the players by position."""
+def opened_by_three() -> tuple[Commitment, Table, list[Event], tuple[int, ...], dict[int, int]]:
+    """Italiana, six players, from the committed order of `_italiana_six_order`: no buio, positions
+    1 and 2 do not open, position 3 opens with his aces. The commitment, the table, its events, the
+    players by position and each position's player."""
     order = _italiana_six_order()
     commitment = make_deck_commitment(order, SALT)
     table = Table(TableOptions(variant=Variant.ITALIANA), rng=random.Random(0))
     for pid in range(1, 7):
         table.sit(pid, 10_000)
-    events = table.start_hand(committed=order, reshuffle_rng=reshuffle_rng(SALT))
+    events: list[Event] = table.start_hand(committed=order, reshuffle_rng=reshuffle_rng(SALT))
     players = next(e for e in events if isinstance(e, HandStarted)).players
     pos = {i + 1: pid for i, pid in enumerate(players)}
     events += table.act(Action(pos[1], K.PASSO))  # no buio: the cards are dealt
     events += table.act(Action(pos[1], K.PASSO))  # does not open
     events += table.act(Action(pos[2], K.PASSO))  # does not open
     events += table.act(Action(pos[3], K.APRO, 10))
+    return commitment, table, events, players, pos
+
+
+def folded_muck_reshuffle() -> tuple[Commitment, Table, list[Event], tuple[int, ...]]:
+    """Italiana, six players: position 5 folds before position 2 (both in the first round, in turn),
+    the four others change four cards each. The stub (10 cards) runs out before anyone is fully
+    served, so the new stock is the muck: the two folded hands, 5's first. Returns the commitment,
+    the table after the hand's draw, its events and the players by position."""
+    commitment, table, events, players, pos = opened_by_three()
     events += table.act(Action(pos[4], K.VEDO))
     events += table.act(Action(pos[5], K.PASSO))  # folds first
     events += table.act(Action(pos[6], K.VEDO))
@@ -167,18 +175,7 @@ def test_two_away_players_folding_in_one_step_across_the_dealer_keep_their_real_
     Their hands went to the muck 6's first, and the muck is reshuffled at the draw; hand_inputs
     sorts the folds of one step by position (1, 6), so the published verify command replays a
     different reshuffle than the one the players received."""
-    order = _italiana_six_order()
-    commitment = make_deck_commitment(order, SALT)
-    table = Table(TableOptions(variant=Variant.ITALIANA), rng=random.Random(0))
-    for pid in range(1, 7):
-        table.sit(pid, 10_000)
-    events: list[Event] = table.start_hand(committed=order, reshuffle_rng=reshuffle_rng(SALT))
-    players = next(e for e in events if isinstance(e, HandStarted)).players
-    pos = {i + 1: pid for i, pid in enumerate(players)}
-    events += table.act(Action(pos[1], K.PASSO))  # no buio: the cards are dealt
-    events += table.act(Action(pos[1], K.PASSO))  # does not open
-    events += table.act(Action(pos[2], K.PASSO))  # does not open
-    events += table.act(Action(pos[3], K.APRO, 10))
+    commitment, table, events, players, pos = opened_by_three()
     events += table.sit_out(pos[6])  # away, not his turn yet
     events += table.sit_out(pos[1])  # away, not his turn yet
     events += table.act(Action(pos[4], K.VEDO))
