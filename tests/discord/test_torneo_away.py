@@ -71,8 +71,8 @@ async def test_a_player_who_withdrew_during_a_hand_is_still_away_after_a_restart
     """Three-handed texas tournament. A player whose turn it is not says /torneo ritirati during hand
     1; the channel reads «da ora è assente» and the hand goes on. The bot restarts before the hand
     ends (the hand is cancelled, the tournament goes back to its state at the deal): his withdrawal
-    must stand, as a Rientro between hands does after a restart (test_torneo_boundaries). It is lost:
-    he is dealt in as present and the table waits out his turn timer twice before he is away again."""
+    stands (stored with the hand's start), as a Rientro between hands does after a restart
+    (test_torneo_boundaries): he is not dealt in as present, to wait out his turn timer twice."""
     alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
     game = Torneo(h)
     await game.announce(alice, "texas", buyin=50, posti=3, cip=20, fiches=2000, ritmo=100)
