@@ -137,6 +137,7 @@ class PokerBot(commands.Bot):
         await self.sessions.restore()
         self._tournaments = self.tournaments = Tournaments(self)
         await self.tournaments.restore()
+        await self.sessions.end_stale_messages()  # every table is back: a note finds its own
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

@@ -126,7 +126,6 @@ class Sessions:
         the message of a hand the restart cancelled stops showing it running (turn, buttons), and
         the turn calls a crashed run left in the channels are taken away."""
         await self.calls.sweep(**self.bot.shard_selection())
-        await self._end_stale_messages()
         for live in self.bot.tables:
             session = self.of(live)
             session.picture.restored(live.message_id)
@@ -136,9 +135,10 @@ class Sessions:
                 session.changed()
             self.computers.after(live)  # a computer whose turn it is plays
 
-    async def _end_stale_messages(self) -> None:
-        """The older table messages the last run could not end (Discord failed its edits, then the
-        bot stopped): each loses its buttons, and one still showing its hand running says it is over."""
+    async def end_stale_messages(self) -> None:
+        """After every table is back (the tournaments' too): the table messages the last run could not
+        bring up to date (Discord failed their edits, then the bot stopped) are shown again or ended
+        (no buttons; one still showing its hand running says it is over)."""
         storage = self.bot.storage
         try:
             left = await storage.stale_messages_left(**self.bot.shard_selection())

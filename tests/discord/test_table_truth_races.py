@@ -24,8 +24,9 @@ from tests.discord.gioco_support import (
     total,
 )
 from tests.discord.test_table_truth import EDIT, fast_retries
+from tests.discord.test_torneo_between_hands import heads_up as tournament_heads_up
 from tests.discord.test_turn_calls import called
-from tests.discord.torneo_support import accepted
+from tests.discord.torneo_support import Torneo, accepted
 
 DELETE = ("DELETE", "/channels/{channel_id}/messages/{message_id}")
 
@@ -350,3 +351,50 @@ async def test_a_table_message_discord_did_not_take_the_hands_end_on_shows_it_af
     labels = {c.get("label") for c in first.components}
     assert "Tocca a" not in first.text() and not {"Passo", "Apro…"} & labels, (first.text(), labels)
     game.finish()
+
+
+async def test_a_tournament_table_message_discord_did_not_take_the_hands_end_on_shows_it_after_a_restart(
+    harness_factory: Any,
+) -> None:
+    """The tournament twin of the cash table's test in test_table_truth_races.py (a table message
+    Discord did not take the hand's end on shows it after a restart). Discord fails every edit while
+    a tournament's hand ends (the next deal is minutes away): the table message still shows the
+    player to act and his buttons, and the failed edit noted it (migration 0013). The bot restarts,
+    Discord answers again: the table message converges to the table (no turn of a hand long over),
+    as it does at a cash table: the start reads the notes once the tournaments have put their
+    tables back, so the tournament's own message is not taken for a closed table's."""
+    h = await harness_factory(tournament_pause=600)
+    alice, bob = h.user("alice"), h.user("bob")
+    game = Torneo(h)
+    await tournament_heads_up(h, game, alice, bob, fiches=1000)
+    await h.fake.wait_for(lambda: game.live.table.hand_running, "hand 1")
+    await h.settle()
+    live = game.live
+    message = h.fake.store[live.message_id]
+    assert "Tocca a" in message.text(), message.text()
+    h.bot.sessions.retry_first = 60.0
+    h.fake.fail_next(503, times=1000, method=EDIT[0], route=EDIT[1])
+    to_act = game.users[live.table.to_act]
+    folded = await h.slash(to_act, "passo", channel=game.channel)
+    assert not folded.ephemeral, folded.content
+    assert not live.table.hand_running
+    await h.settle()
+    noted = await h.bot.storage.stale_messages_left()
+    assert [m for _, m, _ in noted] == [message.id], noted
+    assert "Tocca a" in message.text(), "Discord still shows the turn"
+    await h.restart()
+    await h.settle()
+    h.fake.limiter.faults.clear()
+    await h.settle()
+    session = h.bot.sessions.of(game.live)
+    await session.flush(5.0)
+    await h.settle()
+    assert game.live.message_id == message.id
+    for _ in range(200):  # the start's fixes go with the renderer's backoff: a few seconds at most
+        if not await h.bot.storage.stale_messages_left() and h.bot.sessions.of(game.live).up_to_date:
+            break
+        await asyncio.sleep(0.05)
+    await h.settle()
+    assert "Tocca a" not in message.text(), (
+        f"the tournament table message still shows a turn of hand 1, long over: {message.text()!r}"
+    )

@@ -31,6 +31,7 @@ from tests.storage.conftest import (
     Database,
     FakeClock,
 )
+from tests.storage.test_migrations import SNOWFLAKE
 from tests.storage.test_release import three_at_a_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -275,3 +276,22 @@ async def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
     async with await Storage.open(path):
         pass
     assert set(await Database("sqlite", str(path)).tables()) == set(TABLES)
+
+
+async def test_migrate_to_postgres_carries_the_stale_message_notes_by_shard(
+    tmp_path: Path, pg: Database, clock: FakeClock
+) -> None:
+    """The notes a stopped SQLite bot left (a hand number, and None) move to PostgreSQL and
+    each shard's process reads its own there."""
+    source = tmp_path / "poker.sqlite3"
+    await played(source, clock)
+    on_one, on_zero = 1 << 22, 2 << 22
+    async with await Storage.open(source, clock=clock) as store:
+        await store.note_stale_message(10, on_one, SNOWFLAKE, 3)
+        await store.note_stale_message(20, on_zero, SNOWFLAKE + 1, None)
+    done = run("--sqlite", str(source), "--postgres", pg.target)
+    assert done.returncode == 0, done.stderr
+    assert "stale_table_messages 2" in done.stdout
+    async with await Storage.open(pg.target, clock=clock) as store:
+        assert await store.stale_messages_left(shard_ids=[1], shard_count=2) == [(10, SNOWFLAKE, 3)]
+        assert await store.stale_messages_left(shard_ids=[0], shard_count=2) == [(20, SNOWFLAKE + 1, None)]

@@ -12,7 +12,9 @@ import pytest
 from bot.storage import SchemaTooNew, Storage
 from bot.storage.db import Dialect, Migration, connect, load_migrations, migrate, split_statements
 from bot.storage.postgres import migrate as migrate_postgres
-from tests.storage.conftest import ALICE, GUILD, Database
+from tests.storage.conftest import ALICE, BOB, GUILD, Database
+
+SNOWFLAKE = 1456074444232458300  # a real-sized message id
 
 # An applied migration is never edited: a change to the schema is a new numbered file. Pinning the
 # hashes makes an edit fail here instead of silently diverging from databases already migrated.
@@ -193,3 +195,33 @@ async def test_a_database_newer_than_the_bot_is_refused(db: Database) -> None:
     with pytest.raises(SchemaTooNew, match="schema version 99") as refused:
         await Storage.open(db.target)
     assert refused.value.version == 99
+
+
+async def test_a_database_at_0012_with_data_upgrades_to_0013_and_keeps_it(db: Database) -> None:
+    """A database written by yesterday's bot (schema 0012: balances, a table, a hand played)
+    is brought to 0013 at start-up with every row kept, and the new notes work on it."""
+    async with await Storage.open(db.target) as store:
+        table = await store.create_table(GUILD, 7, ALICE, "texas", {}, {})
+        await store.buy_in(table, ALICE, 300)
+        await store.buy_in(table, BOB, 300)
+        hand = await store.begin_hand(table, {ALICE: 300, BOB: 300}, 0, {})
+        await store.finish_hand(table, hand, {ALICE: 320, BOB: 280}, 0, {}, {"n": 1})
+    # Back to what yesterday's bot left: no table of 0013, schema version 12.
+    await db.execute("DROP TABLE stale_table_messages")
+    if db.dialect == "sqlite":
+        await db.execute("PRAGMA user_version = 12")
+    else:
+        await db.execute("DELETE FROM schema_version WHERE version = 13")
+    before = await db.dump()
+    async with await Storage.open(db.target) as store:
+        assert store._backend.schema_version == 13
+        assert await store.stale_messages_left() == []
+        await store.note_stale_message(7, GUILD, SNOWFLAKE, 1)
+        assert await store.stale_messages_left() == [(7, SNOWFLAKE, 1)]
+        assert await store.check() == []
+    after = await db.dump()
+    after.pop("stale_table_messages", None)
+    assert after.pop("version") == [(13,)] and before.pop("version") == [(12,)]
+    if "schema_version" in after:
+        after["schema_version"] = [r for r in after["schema_version"] if r[0] != 13]
+    assert after == before
