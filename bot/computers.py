@@ -20,6 +20,7 @@ for anyone. After a restart the table state seats him again (his level is in the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import random
@@ -274,9 +275,12 @@ class ComputerPlayers:
             async with sessions.bot.tables.locked(channel) as live:
                 if live.table.hand_running:
                     return
-                left = await sessions.bot.tables.stand_up_dismissed(live)
-                if left:
-                    sessions.of(live).record(left)
+                with contextlib.suppress(
+                    UserError, EngineError
+                ):  # refused: the others come back all the same
+                    left = await sessions.bot.tables.stand_up_dismissed(live)
+                    if left:
+                        sessions.of(live).record(left)
                 for seat in live.view().seats:
                     if is_computer(seat.player) and seat.sitting_out:
                         back = functools.partial(live.come_back, seat.player)

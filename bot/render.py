@@ -149,7 +149,9 @@ def close_text(by_user_id: int, payouts: dict[int, int]) -> str:
     paid = ", ".join(f"{mention(user)} {chips(amount)}" for user, amount in people)
     back = f" Fiches tornate nei saldi: {paid}." if paid else ""
     if house:
-        back += f" {chips_return(house)} alla casa dai giocatori del computer."
+        computers = sum(1 for user, amount in payouts.items() if is_computer(user) and amount)
+        whose = plural(computers, "dal giocatore", "dai giocatori")
+        back += f" {chips_return(house)} alla casa {whose} del computer."
     return f"{mention(by_user_id)} chiude il tavolo.{back}"
 
 

@@ -77,6 +77,7 @@ class Sessions:
         self.retry_max = RETRY_MAX
         self._by_channel: dict[int, TableSession] = {}
         self._dm_channels: dict[int, int] = {}  # player -> his DM channel id
+        self._dm_batches: dict[int, int] = {}  # player -> how many batches of his DMs were sent
         self.computers = ComputerPlayers(self)
         """Plays the computer players' turns (bot/computers.py)."""
         self.names: dict[int, str] = {}
@@ -215,23 +216,33 @@ class Sessions:
             if not is_computer(dm.player):  # he reads his cards from the table (bot/computers.py)
                 by_player.setdefault(dm.player, []).append(dm)
         failed: list[DM] = []
-        for mine in by_player.values():
+        for player, mine in by_player.items():
+            batch = self._dm_batches[player] = self._dm_batches.get(player, 0) + 1
             sent, again = await self._send_in_order(mine)
             if not again:
                 failed += mine[sent:]
             elif sent < len(mine):
                 task = asyncio.get_running_loop().create_task(
-                    self._deliver_later(channel_id, mine[sent:]), name=f"cards-dm-{mine[0].player}"
+                    self._deliver_later(channel_id, mine[sent:], batch), name=f"cards-dm-{player}"
                 )
                 self.tasks.add(task)
                 task.add_done_callback(self.tasks.discard)
         self._undelivered(channel_id, failed)
 
-    async def _deliver_later(self, channel_id: int, dms: Sequence[DM]) -> None:
+    async def _deliver_later(self, channel_id: int, dms: Sequence[DM], batch: int) -> None:
+        """Send again what Discord failed, while it is still news: not once newer cards of the player
+        went (each DM holds his whole hand) nor once its hand is over."""
         pause = self.retry_first
         for _ in range(DM_TRIES - 1):
             await asyncio.sleep(pause)
             pause = min(pause * 2, self.retry_max)
+            session = self.get(channel_id)
+            if self._dm_batches.get(dms[0].player) != batch or session is None:
+                return
+            running = session.live.table.hand_number if session.live.table.hand_running else None
+            dms = [dm for dm in dms if dm.hand == running]
+            if not dms:
+                return
             sent, again = await self._send_in_order(dms)
             dms = dms[sent:]
             if not dms or not again:

@@ -365,6 +365,7 @@ class TableRegistry:
         _check_locked(live)
         self.check_seat(live, player_id)
         await self._settle(live)
+        live.dismissed.discard(player_id)  # a computer seated anew under a dismissed one's freed name
         # The ledger holds no stack above MAX_CHIPS: a table whose chips could make one would refuse
         # to write its hand's end after the engine had played it.
         view = live.view()

@@ -318,7 +318,8 @@ class Tavolo(
         """The computers at the table whose name holds what was typed, answered by `offer_choices`
         (a late answer is a warning, as for a command)."""
         live = self.bot.tables.get(interaction.channel_id or 0)
-        names = [] if live is None else [computers.name_of(p) for p in computers.computers_at(live)]
+        seated = [] if live is None else [p for p in computers.computers_at(live) if p not in live.dismissed]
+        names = [computers.name_of(p) for p in seated]
         typed = current.casefold()
         choices = [Choice(name=n, value=n) for n in names if typed in n.casefold()][:25]
         return await offer_choices(interaction, choices)
@@ -341,6 +342,7 @@ def _check_may_add_computer(interaction: discord.Interaction, live: LiveTable) -
 
 def _check_may_dismiss(interaction: discord.Interaction, live: LiveTable, name: str | None) -> int:
     """The computer player to dismiss; refuse if the caller may not, or there is no such player."""
+    check_cash(live)  # a tournament's computers play it out (/tavolo congeda is a cash table's)
     if live.creator_id != interaction.user.id and not interaction.permissions.manage_guild:
         raise UserError(DISMISS_REFUSED)
     seated = [p for p in computers.computers_at(live) if p not in live.dismissed]

@@ -3,10 +3,11 @@ fails is sent again in the background, and the table does not call it undelivere
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.session import DM
-from tests.discord.gioco_support import Game
+from tests.discord.gioco_support import Game, stacked
 
 OPEN_DM = ("POST", "/users/@me/channels")
 
@@ -68,4 +69,50 @@ async def test_a_dm_that_meets_one_503_is_sent_again(harness: Any) -> None:
     await harness.fake.wait_for(lambda: len(harness.dms(bob)) == 2, "his cards of hand 2, sent again")
     await harness.settle()
     assert "Carte non consegnate" not in game.message.text(), game.message.text()
+    game.finish()
+
+
+async def test_a_retried_dm_of_a_finished_hand_is_dropped_not_sent_after_the_next_hands_cards(
+    harness: Any,
+) -> None:
+    """A DM Discord failed (one 503) is sent again in the background; if its hand ends and the next
+    is dealt first, it is news no more: it is dropped, and the player's latest DM is his cards of the
+    hand now, never those of a hand already over."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    users = {alice.id: alice, bob.id: bob}
+    game = Game(harness)
+    await game.open(alice, "texas", [alice, bob], cip=10)
+    await game.start(alice)
+    await game.say(users[game.table.to_act], "passo")
+    assert len(harness.dms(bob)) == 1  # his DM channel is open
+    harness.bot.sessions.retry_first = 0.3
+    harness.fake.fail_next(503, method="POST", channel=harness.fake.dm_channels[bob.id])
+    await game.start(alice, message=game.message)  # hand 2: bob's DM meets the 503
+    await game.say(users[game.table.to_act], "passo")  # hand 2 over at once
+    await game.start(alice, message=game.message)  # hand 3: bob's DM goes at once
+    await asyncio.sleep(0.8)  # past the retry
+    await harness.settle()
+    hands = [m.content.split("mano n. ")[1].split(".")[0] for m in harness.dms(bob)]
+    assert hands == ["1", "3"], hands
+    assert "Carte non consegnate" not in game.message.text()
+
+
+async def test_a_retried_deal_dm_is_dropped_once_the_same_hands_draw_dm_went(harness: Any) -> None:
+    """Poker tradizionale: the deal's DM meets one 503 and is to be sent again; the draw's DM of the
+    same hand (the whole new hand) goes first: the old one is dropped, so the player's DMs never end
+    on the five cards he no longer holds, with positions for a /cambio already made."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    harness.bot.sessions.retry_first = 0.3
+    harness.fake.fail_next(503, method="POST", channel=harness.fake.dm_channel(bob))
+    await game.start(alice, stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Jd Qh Kh Ac"))
+    await game.say(bob, "apro", importo="10")
+    await game.say(alice, "vedo")
+    await game.say(bob, "cambio", carte="9♣ 10♦ A♥")
+    await game.say(alice, "servito")
+    await asyncio.sleep(0.8)  # past the retry
+    await harness.settle()
+    texts = [m.content for m in harness.dms(bob)]
+    assert texts and "Dopo il cambio" in texts[-1], texts
     game.finish()

@@ -208,3 +208,26 @@ async def test_after_a_restart_the_computers_play_the_tournament_on(
     assert await balance(h, alice) == STARTING - BUY_IN + prizes[alice.id]
     assert await house(h) == STARTING - 2 * BUY_IN + prizes[GINO] + prizes[PINA]
     assert await h.bot.storage.check() == []
+
+
+async def test_congeda_at_a_tournament_table_during_a_hand_is_refused_not_promised(
+    harness_factory: Any, monkeypatch: Any
+) -> None:
+    """A tournament's table seats and counts by itself (bot/tables.py check_cash): /tavolo congeda
+    there is refused with one private sentence, during a hand too (no promise that the computer
+    stands up at its end, which a tournament would never keep), and changes nothing."""
+
+    quick = TableSettings(computer_pause_min=60.0, computer_pause_max=60.0)
+    monkeypatch.setattr(Tournaments, "table_settings", quick)
+    h = await harness_factory(tournament_pause=0)
+    alice = h.user("alice")
+    game = await with_two_computers(h, alice)
+    live = await h.fake.wait_for(
+        lambda: (lv := game.live) is not None and lv.table.hand_running and lv, "the first hand"
+    )
+    in_hand = [s.player for s in live.view().seats if computers.is_computer(s.player) and s.in_hand]
+    assert in_hand
+    name = computers.name_of(in_hand[0])
+    reply = await h.slash(alice, "tavolo congeda", nome=name)
+    assert reply.ephemeral, f"answered in public at a tournament table: {reply.content}"
+    assert not live.dismissed
