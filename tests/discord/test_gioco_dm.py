@@ -53,10 +53,9 @@ async def test_a_dm_of_an_earlier_hand_that_fails_is_not_blamed_on_the_hand_now(
     game.finish()
 
 
-async def test_a_dm_that_meets_one_503_is_sent_again(harness: Any) -> None:
-    """discord.py retries a 500, 502 or 504 but not a 503 (nor a connection reset on Linux): the bot
-    sends a DM Discord failed again, with the renderer's backoff, and the table message never tells
-    the channel that his cards were not delivered."""
+async def one_texas_hand_played(harness: Any) -> tuple[Game, Any, Any, dict[int, Any]]:
+    """Alice and Bob at a texas table after one hand (over at the first word): each got his cards by
+    DM once, so his DM channel is open. The game, alice, bob, and the users by id."""
     alice, bob = harness.user("alice"), harness.user("bob")
     users = {alice.id: alice, bob.id: bob}
     game = Game(harness)
@@ -64,6 +63,14 @@ async def test_a_dm_that_meets_one_503_is_sent_again(harness: Any) -> None:
     await game.start(alice)
     await game.say(users[game.table.to_act], "passo")
     assert len(harness.dms(bob)) == 1
+    return game, alice, bob, users
+
+
+async def test_a_dm_that_meets_one_503_is_sent_again(harness: Any) -> None:
+    """discord.py retries a 500, 502 or 504 but not a 503 (nor a connection reset on Linux): the bot
+    sends a DM Discord failed again, with the renderer's backoff, and the table message never tells
+    the channel that his cards were not delivered."""
+    game, alice, bob, _ = await one_texas_hand_played(harness)
     harness.fake.fail_next(503, method="POST", channel=harness.fake.dm_channels[bob.id])
     await game.start(alice, message=game.message)
     await harness.fake.wait_for(lambda: len(harness.dms(bob)) == 2, "his cards of hand 2, sent again")
@@ -78,13 +85,7 @@ async def test_a_retried_dm_of_a_finished_hand_is_dropped_not_sent_after_the_nex
     """A DM Discord failed (one 503) is sent again in the background; if its hand ends and the next
     is dealt first, it is news no more: it is dropped, and the player's latest DM is his cards of the
     hand now, never those of a hand already over."""
-    alice, bob = harness.user("alice"), harness.user("bob")
-    users = {alice.id: alice, bob.id: bob}
-    game = Game(harness)
-    await game.open(alice, "texas", [alice, bob], cip=10)
-    await game.start(alice)
-    await game.say(users[game.table.to_act], "passo")
-    assert len(harness.dms(bob)) == 1  # his DM channel is open
+    game, alice, bob, users = await one_texas_hand_played(harness)
     harness.bot.sessions.retry_first = 0.3
     harness.fake.fail_next(503, method="POST", channel=harness.fake.dm_channels[bob.id])
     await game.start(alice, message=game.message)  # hand 2: bob's DM meets the 503
