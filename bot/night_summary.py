@@ -94,7 +94,7 @@ def summary_embed(night: TableSessionSummary, *, closed: bool) -> discord.Embed:
         text, user, number = night.best_hand
         lines.append(f"**Miglior mano mostrata**: {text}, di {render.mention(user)} nella mano n. {number}.")
     if night.biggest_pot is None and night.best_hand is None:
-        lines.append("Nessun piatto vinto finora.")
+        lines.append("Nessun piatto vinto." if closed else "Nessun piatto vinto finora.")
     embed.description = "\n".join(lines).strip()
     embed.set_footer(text="La serata è la vita del tavolo: da /tavolo nuovo a /tavolo chiudi.")
     return embed

@@ -653,5 +653,13 @@ def event_text(event: Event) -> str | None:
 
 
 def events_text(events: Iterable[Event]) -> str:
-    lines = [text for event in public_events(events) if (text := event_text(event))]
+    lines: list[str] = []
+    timed_out: int | None = None
+    for event in public_events(events):
+        if isinstance(event, ActionTaken) and event.player == timed_out:
+            timed_out = None  # the word the timeout said for him: «non risponde in tempo: passa» is enough
+            continue
+        timed_out = event.player if isinstance(event, PlayerTimedOut) else None
+        if text := event_text(event):
+            lines.append(text)
     return "\n".join(lines)

@@ -51,10 +51,9 @@ class Fiches(commands.Cog):
     )
     @app_commands.guild_only()
     async def storico(self, interaction: discord.Interaction) -> None:
-        user_id = interaction.user.id
-        history = await self.bot.storage.history(
-            guild_id_of(interaction), user_id, limit=10, account="balance"
-        )
+        user_id, guild_id = interaction.user.id, guild_id_of(interaction)
+        await self.bot.storage.balance(guild_id, user_id)  # opens his account, as /saldo does
+        history = await self.bot.storage.history(guild_id, user_id, limit=10, account="balance")
         tables = self.bot.tables
         hands = tuple(
             h

@@ -55,6 +55,7 @@ ALREADY_DISMISSED = "I giocatori del computer di questo tavolo si alzano già al
 EMPTY_BALANCE = (
     "Il tuo saldo è vuoto: ritira il /bonus giornaliero o chiedi un accredito a chi gestisce il server."
 )
+EMPTY_BALANCE_NO_BONUS = "Il tuo saldo è vuoto: chiedi un accredito a chi gestisce il server."
 
 
 @app_commands.guild_only()
@@ -160,7 +161,7 @@ class Tavolo(
             if amount is None:
                 balance = await self.bot.storage.balance(guild_id, user_id)
                 if balance == 0:
-                    raise UserError(EMPTY_BALANCE)
+                    raise UserError(EMPTY_BALANCE if self.bot.storage.daily_bonus else EMPTY_BALANCE_NO_BONUS)
                 amount = min(DEFAULT_BUYIN_CIPS * live.options.cip, balance)
                 if amount == balance:
                     who = render.mention(user_id)

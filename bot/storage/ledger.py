@@ -7,6 +7,7 @@ so two writers can never both spend the same chips.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -305,10 +306,13 @@ async def leaderboard(conn: Conn, guild_id: int, limit: int) -> list[LeaderRow]:
          LIMIT ?
     """
     rows = await conn.fetch(sql, (guild_id, limit))
-    return [
-        LeaderRow(rank=i, user_id=int(u), balance=int(b), at_tables=int(t))
-        for i, (u, b, t) in enumerate(rows, start=1)
-    ]
+    board: list[LeaderRow] = []
+    for i, (u, b, t) in enumerate(rows, start=1):
+        row = LeaderRow(rank=i, user_id=int(u), balance=int(b), at_tables=int(t))
+        if board and board[-1].total == row.total:  # equal chips, equal place: 1, 1, 3
+            row = dataclasses.replace(row, rank=board[-1].rank)
+        board.append(row)
+    return board
 
 
 async def history(

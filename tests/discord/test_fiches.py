@@ -338,3 +338,40 @@ async def test_storico_lists_only_hands_the_player_was_dealt_into(harness: Any) 
     assert len(listed) == dealt_in, listed
     assert not any(f"mano {started}:" in line for line in listed), listed
     game.finish()
+
+
+async def test_empty_balance_refusal_does_not_send_to_a_bonus_that_is_off(harness_factory: Any) -> None:
+    """With DAILY_BONUS=0 the /bonus is refused ("non è attivo"): a player whose balance is empty is
+    not told by /tavolo siedi to go and claim it, only to ask whoever runs the server."""
+    harness = await harness_factory(daily_bonus=0)
+    alice = harness.user("alice")
+    await harness.slash(alice, "tavolo nuovo", variante="italiana")
+    await harness.slash(alice, "tavolo siedi", buyin=1000)  # her whole balance
+    await harness.slash(alice, "tavolo nuovo", channel="generale", variante="italiana")
+    refused = await harness.slash(alice, "tavolo siedi", channel="generale")
+    assert refused.ephemeral and "saldo è vuoto" in refused.content
+    bonus = await harness.slash(alice, "bonus")
+    assert bonus.ephemeral and "non è attivo" in bonus.content
+    assert "/bonus" not in refused.content, refused.content
+
+
+async def test_storico_of_a_new_player_does_not_call_him_a_stranger(harness: Any) -> None:
+    """/storico asked first opens the player's account as /saldo does (the starting chips), and shows
+    it: it never answers him in the third person that "Questo giocatore non ha ancora un conto"."""
+    alice = harness.user("alice")
+    reply = await harness.slash(alice, "storico")
+    assert reply.ephemeral
+    assert "Questo giocatore" not in (reply.content or ""), reply.content
+
+
+async def test_classifica_gives_players_with_equal_chips_the_same_rank(harness: Any) -> None:
+    """Two players with the same chips are tied: /classifica gives them the same place (1., 1.), not
+    1. and 2. in the arbitrary order of their Discord ids."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    await harness.slash(alice, "saldo")
+    await harness.slash(bob, "saldo")
+    reply = await harness.slash(alice, "classifica")
+    lines = reply.embeds[0]["description"].splitlines()
+    assert len(lines) == 2 and all(line.endswith(": 1.000 fiches") for line in lines), lines
+    ranks = [line.split("**")[1] for line in lines]
+    assert ranks[0] == ranks[1] == "1.", lines

@@ -216,3 +216,24 @@ async def test_all_parol_carries_the_pot_and_the_debt_is_paid_next_hand(harness:
     assert sum((await seats(harness)).values()) + 40 == 900
     assert await harness.bot.storage.check() == []
     game.finish()
+
+
+async def test_a_paid_parol_debt_is_not_shown_as_still_owed_during_the_hand(harness: Any) -> None:
+    """Rules §2.7 / §6: the debt is taken at the start of the next hand. Once alice has paid it
+    ("mette debito paròl: 10 fiches") the table message must not keep telling everyone, for the whole
+    hand, that she still owes 10 fiches to the paròl pot (the view counts no debt while a hand runs)."""
+    alice, bob, carol = harness.user("alice"), harness.user("bob"), harness.user("carol")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob, carol])
+    await everyone_parol(game, alice, bob, carol)
+    assert f"<@{alice.id}>: 290 fiches (mazziere, deve 10 fiches al piatto di paròl)" in game.message.text()
+
+    start = await game.start(bob, stacked(["8h 9h Jc Kd As", "8d 9c Td Jd Kh", "Qh Qs 8c 9d Ac"]))
+    assert f"<@{alice.id}> mette debito paròl: 10 fiches" in start.content
+    seat = next(s for s in game.live.view().seats if s.player == alice.id)
+    assert seat.stack == 280, "the debt has been taken from her stack"
+    text = game.message.text()
+    assert f"<@{alice.id}>: 280 fiches" in text
+    assert "deve 10 fiches al piatto di paròl" not in text, text
+    assert seat.debt == 0, "the engine's view still counts the debt she has just paid"
+    game.finish()

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from bot.timers import ManualClock, TurnTimers
-from tests.discord.gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, heads_up, stacked
 
 
 async def settle_tasks() -> None:
@@ -72,4 +72,16 @@ async def test_the_game_re_arms_the_timer_of_a_running_hand_when_loaded(harness:
     assert sessions.timers.deadline(channel) == game.clock.now() + 60
     await game.expire()
     assert f"<@{bob.id}> non risponde in tempo: passa." in game.message.content
+    game.finish()
+
+
+async def test_a_timeout_is_told_once_not_as_a_second_action(harness: Any) -> None:
+    """Rules §5.5: a player who does not act in time passes (here: the opening). The table message
+    tells it once, «non risponde in tempo: passa.», not again as «passa.» (the engine's
+    PlayerTimedOut and the ActionTaken that follows it are one line, bot/render.py events_text)."""
+    game, _, bob = await heads_up(harness)
+    await game.expire()
+    lines = game.message.content.splitlines()
+    assert f"<@{bob.id}> non risponde in tempo: passa." in lines
+    assert f"<@{bob.id}> passa." not in lines, "\n".join(lines)
     game.finish()

@@ -108,3 +108,22 @@ async def test_riepilogo_without_a_table_or_players(harness: Any) -> None:
     assert "0 mani giocate" in message.embeds[0]["description"]
     assert "Nessuno si è ancora seduto." in message.embeds[0]["description"]
     assert message.attachments == [], "no chart without players"
+
+
+async def test_the_closing_summary_does_not_say_so_far(harness: Any) -> None:
+    """A table closed with no pot won: its closing summary («dall'apertura alla chiusura») says
+    «Nessun piatto vinto.», not "so far" of a night that is over (bot/night_summary.py)."""
+    alice, bob = harness.user("alice"), harness.user("bob")
+    game = Game(harness)
+    await game.open(alice, "italiana", [alice, bob])
+    before = len(harness.messages("poker"))
+    await harness.slash(alice, "tavolo chiudi")
+    await harness.settle()
+    [summary] = [
+        m
+        for m in harness.messages("poker")[before:]
+        if m.embeds and m.embeds[0].get("title") == "Riepilogo della serata"
+    ]
+    text = summary.embeds[0]["description"]
+    assert "dall'apertura alla chiusura" in text
+    assert "finora" not in text, text
