@@ -65,9 +65,7 @@ def replay_sections(record: dict[str, Any]) -> list[tuple[str, list[str]]]:
         raise ReplayError(str(error)) from error
     public: list[Event] = render.public_events(events)
     told_later = (*render.RESULT_EVENTS, PotUpdated, HandEnded)
-    actions = [
-        text for event in public if not isinstance(event, told_later) and (text := render.event_text(event))
-    ]
+    actions = render.event_lines(event for event in public if not isinstance(event, told_later))
     board = [card for event in public if isinstance(event, StreetStarted) for card in event.board]
     sections = [("Azioni", actions), ("Com'è finita", render.result_lines(public, board))]
     fairness = record.get("fairness")

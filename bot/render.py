@@ -60,6 +60,7 @@ __all__ = [
     "cards_text",
     "chips",
     "close_text",
+    "event_lines",
     "event_text",
     "grant_text",
     "hand_category",
@@ -653,13 +654,23 @@ def event_text(event: Event) -> str | None:
 
 
 def events_text(events: Iterable[Event]) -> str:
+    return "\n".join(event_lines(public_events(events)))
+
+
+def event_lines(events: Iterable[Event]) -> list[str]:
+    """The lines of these events as the table tells them (the table message, its answers and /mano):
+    a timeout is told once, «non risponde in tempo: passa.», not again as the word it said for him
+    (the ActionTaken that follows it, after his being sat out if that came with it)."""
     lines: list[str] = []
     timed_out: int | None = None
-    for event in public_events(events):
+    for event in events:
         if isinstance(event, ActionTaken) and event.player == timed_out:
-            timed_out = None  # the word the timeout said for him: «non risponde in tempo: passa» is enough
+            timed_out = None
             continue
-        timed_out = event.player if isinstance(event, PlayerTimedOut) else None
+        if isinstance(event, PlayerTimedOut):
+            timed_out = event.player
+        elif not (isinstance(event, PlayerSatOut) and event.player == timed_out):
+            timed_out = None
         if text := event_text(event):
             lines.append(text)
-    return "\n".join(lines)
+    return lines

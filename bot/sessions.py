@@ -359,10 +359,7 @@ class Sessions:
     ) -> None:
         """One answer: a click on the table message edits it; a slash command tells the channel what
         happened; the private draw menu closes with the outcome. The renderer does the rest."""
-        text = render.events_text(events) or "Fatto."
-        if len(text) > render.MESSAGE_LIMIT:  # a showdown of many pots: whole lines, the rest on the table
-            text = render.packed(text.split("\n"), render.MESSAGE_LIMIT - len(MORE_ON_TABLE) - 1)[0]
-            text += "\n" + MORE_ON_TABLE
+        text = _fitted(render.events_text(events) or "Fatto.")
         slash = interaction.type is discord.InteractionType.application_command
         source = interaction.message
         on_table = not slash and source is not None and source.id == session.live.message_id
@@ -409,7 +406,9 @@ class Sessions:
             await tournament.away_changed(live)
             dms += session.record(events)
             told = [tournament_text.withdrawal_text(player, live.variant), render.events_text(events)]
-            await public_answer(interaction, self.bot, content="\n".join(line for line in told if line))
+            await public_answer(
+                interaction, self.bot, content=_fitted("\n".join(line for line in told if line))
+            )
 
     async def start(self, interaction: discord.Interaction, target: Target | None = None) -> None:
         """/tavolo inizia and Prossima mano: deal, and post the new table message as the answer."""
@@ -513,3 +512,15 @@ def _check_can_start(session: TableSession, player: int) -> None:
         raise UserError(START_REFUSED)
     if session.live.table.hand_running:
         raise UserError("La mano è già in corso.")
+
+
+def _fitted(text: str) -> str:
+    """An answer within Discord's message limit: a showdown of many pots keeps whole lines, and the
+    rest is on the table message."""
+    if len(text) <= render.MESSAGE_LIMIT:
+        return text
+    return (
+        render.packed(text.split("\n"), render.MESSAGE_LIMIT - len(MORE_ON_TABLE) - 1)[0]
+        + "\n"
+        + MORE_ON_TABLE
+    )

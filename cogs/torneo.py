@@ -161,11 +161,15 @@ class Torneo(
         channel_id = await busy_channel(interaction, self.bot.tables)
         async with self.bot.tables.channel(channel_id):
             run = self.bot.tournaments.require(channel_id)
-            await self.bot.tournaments.unregister(run, interaction.user.id)
-            buy_in = run.tournament.config.buy_in
-            text = f"{render.mention(interaction.user.id)} si ritira dal torneo"
-            text += f": {chips_return(buy_in)} nel suo saldo." if buy_in else "."
-            await public_answer(interaction, self.bot, content=text)
+            started = run.tournament.phase is not Phase.ISCRIZIONI
+            if not started:
+                await self.bot.tournaments.unregister(run, interaction.user.id)
+                buy_in = run.tournament.config.buy_in
+                text = f"{render.mention(interaction.user.id)} si ritira dal torneo"
+                text += f": {chips_return(buy_in)} nel suo saldo." if buy_in else "."
+                await public_answer(interaction, self.bot, content=text)
+        if started:  # the last registration started it while this waited: he withdraws as after the start
+            await self.bot.sessions.step_away(interaction)
 
     @app_commands.command(name=T("inizia"), description=T("Fai iniziare il torneo (chi l'ha creato)"))
     async def inizia(self, interaction: discord.Interaction) -> None:

@@ -658,7 +658,7 @@ class Table:
                     sitting_out=self._sitting_out[s],
                     leaving=self._leaving[s],
                     cards_drawn=self._drawn[s] if in_hand else None,
-                    debt=0 if running else self._debt_of(pid),  # paid at the deal; counted again at its end
+                    debt=0 if in_hand else self._debt_of(pid),  # paid at the deal; counted again at its end
                 )
             )
         pots = tuple(amount for amount, _ in self._pots(gathered=True)) if running else ()

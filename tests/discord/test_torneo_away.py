@@ -3,6 +3,7 @@ away with /torneo ritirati, and a hand his away turn ends at the deal is told as
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -86,3 +87,25 @@ async def test_a_player_who_withdrew_during_a_hand_is_still_away_after_a_restart
     await h.restart()
     await h.settle()
     assert leaver.id in game.run.tournament.away, "his withdrawal was lost by the restart: he plays again"
+
+
+async def test_a_withdrawal_racing_the_last_registration_is_not_refused_as_too_late(
+    harness_factory: Any,
+) -> None:
+    """Alice's /torneo ritirati reaches the bot while Carol's /torneo iscriviti fills the tournament
+    and starts it. Judged before the start, she is refunded; after, she is made away (rules §7).
+    Never «non puoi più ritirarti»: after the start the command does withdraw."""
+    h = await harness_factory(tournament_pause=600)
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    game = Torneo(h)
+    await game.announce(alice, "texas", buyin=50, posti=3, cip=20, fiches=2000, ritmo=100)
+    await game.join([alice, bob])
+    _joined, left = await asyncio.gather(
+        h.slash(carol, "torneo iscriviti", channel="poker"),
+        h.slash(alice, "torneo ritirati", channel="poker"),
+    )
+    await h.settle()
+    t = game.run.tournament
+    assert "non puoi più ritirarti" not in left.content, left.content
+    assert alice.id not in t.players or alice.id in t.away, left.content
+    assert await h.bot.storage.check() == []
