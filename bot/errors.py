@@ -9,11 +9,13 @@ three privately, verbatim.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Literal
 
 import aiohttp
 import discord
 
-__all__ = ["NETWORK_ERRORS", "StartupError", "UserError", "discord_failed"]
+__all__ = ["NETWORK_ERRORS", "StartupError", "UserError", "discord_failed", "retried"]
 
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 """Failures of a request to Discord below HTTP (beside `discord.HTTPException`): worth a retry or a
@@ -26,6 +28,33 @@ def discord_failed(error: BaseException) -> bool:
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, (discord.RateLimited, *NETWORK_ERRORS))
+
+
+Outcome = Literal["done", "gone", "refused", "failed"]
+
+
+async def retried(
+    call: Callable[[], Awaitable[object]], *, tries: int, first: float, most: float
+) -> tuple[Outcome, BaseException | None]:
+    """A REST call made again while Discord fails it (`discord_failed`), with a pause doubling from
+    ``first`` up to ``most``, at most ``tries`` times: ``done``; ``gone`` (404: the message or channel
+    no longer exists); ``refused`` (an error no retry changes: a missing permission); ``failed``
+    (Discord still failing). The error of the last attempt comes with the last two."""
+    pause = first
+    for attempt in range(1, tries + 1):
+        try:
+            await call()
+            return "done", None
+        except discord.NotFound as exc:
+            return "gone", exc
+        except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
+            if not discord_failed(exc):
+                return "refused", exc
+            if attempt == tries:
+                return "failed", exc
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, most)
+    return "failed", None  # pragma: no cover - tries >= 1 returns in the loop
 
 
 class UserError(Exception):

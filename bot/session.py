@@ -348,9 +348,10 @@ class TableSession:
         self.retire(message_id)
 
     def _note(self, message_id: int, hand_number: int | None) -> None:
-        """Note an older message still to end in the storage (``hand_number``: the hand it still shows
-        running, None when only its buttons must come off), so that a restart before Discord takes
-        the edit still ends it (`end_after_restart`)."""
+        """Note in the storage a message Discord has not taken the last edit of (the table's own, or an
+        older one still to end; ``hand_number``: the hand it still shows running, None when it needs
+        only its buttons off or the table shown again), so that a restart first fixes it
+        (`end_after_restart`)."""
         if message_id in self._noted and (hand_number is None or self._noted[message_id] == hand_number):
             return
         self._noted[message_id] = hand_number

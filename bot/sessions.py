@@ -21,7 +21,7 @@ from bot import reading, render, rest, tournament_text, views
 from bot.card_pictures import hand_files, hand_picture
 from bot.computers import ComputerPlayers, is_computer
 from bot.computers import name_of as computer_name
-from bot.errors import NETWORK_ERRORS, UserError, discord_failed
+from bot.errors import NETWORK_ERRORS, UserError, discord_failed, retried
 from bot.fair_deck import dm_line
 from bot.session import (
     DM,
@@ -165,21 +165,11 @@ class Sessions:
         """Discord failing is tried again with the renderer's backoff, up to `END_TRIES` times; a
         message still not ended stays noted, so that the next start tries again."""
         message = {"view": None} if hand_number is None else render.ended_hand(hand_number)
-        pause = self.retry_first
-        for attempt in range(1, END_TRIES + 1):
-            try:
-                await rest.edit(self.bot, channel_id, message_id, **message)
-                break
-            except discord.NotFound:
-                break  # deleted: nothing to end
-            except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
-                if not discord_failed(exc):
-                    break  # refused (a missing permission): no retry changes that
-                if attempt == END_TRIES:
-                    log.info("Table message %s in channel %s not ended: %r", message_id, channel_id, exc)
-                    return
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, self.retry_max)
+        edit = functools.partial(rest.edit, self.bot, channel_id, message_id, **message)
+        outcome, exc = await retried(edit, tries=END_TRIES, first=self.retry_first, most=self.retry_max)
+        if outcome == "failed":  # gone, or refused (a missing permission): no retry changes that
+            log.info("Table message %s in channel %s not ended: %r", message_id, channel_id, exc)
+            return
         with contextlib.suppress(*STORAGE_FAILURES):
             await self.bot.storage.forget_stale_message(channel_id, message_id)
 
@@ -437,13 +427,10 @@ class Sessions:
         seat = next((s for s in live.view().seats if s.player == player), None)
         if not held and seat is not None and seat.in_hand:
             raise UserError(CARDS_AFTER_BUIO)  # poker tradizionale asks the buio before any card
-        declared = (
-            seat is not None and seat.cards_drawn is not None and reading.before_draw(live.table.street)
-        )
-        text = session.hand_text(held, positions=not declared)
-        if declared:
-            assert seat is not None and seat.cards_drawn is not None
-            text += "\n" + render.draw_waiting(seat.cards_drawn)
+        drawn = seat.cards_drawn if seat is not None and reading.before_draw(live.table.street) else None
+        text = session.hand_text(held, positions=drawn is None)
+        if drawn is not None:  # his «cambio» is said; the draw is dealt once everyone has chosen
+            text += "\n" + render.draw_waiting(drawn)
         if live.fair is not None and player in live.dealt:
             text += "\n" + dm_line(live.fair)  # where the bot never edits it (closed DMs: only here)
         files = hand_files(hand_picture(held))  # the cards as a picture beside their text

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import NETWORK_ERRORS, UserError, discord_failed
+from bot.errors import NETWORK_ERRORS, UserError, retried
 from bot.storage import STORAGE_FAILURES
 from bot.storage.ledger import is_computer
 from bot.timers import Clock, Handle
@@ -245,19 +245,13 @@ class TurnCalls:
         times; a call still there (or refused: a missing permission) stays noted, so that the next
         start tries again."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-        pause = self.bot.sessions.retry_first
-        for attempt in range(1, DELETE_TRIES + 1):
-            try:
-                await message.delete()
-                break
-            except discord.NotFound:
-                break  # someone deleted it already
-            except (discord.HTTPException, discord.RateLimited, *NETWORK_ERRORS) as exc:
-                if not discord_failed(exc) or attempt == DELETE_TRIES:
-                    log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)
-                    return
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, self.bot.sessions.retry_max)
+        sessions = self.bot.sessions
+        outcome, exc = await retried(
+            message.delete, tries=DELETE_TRIES, first=sessions.retry_first, most=sessions.retry_max
+        )
+        if outcome in ("refused", "failed"):  # "gone": someone deleted it already
+            log.info("Turn call %s in channel %s not deleted: %r", message_id, channel_id, exc)
+            return
         try:
             await self.bot.storage.forget_turn_call(channel_id, message_id)
         except STORAGE_FAILURES as exc:
