@@ -275,9 +275,8 @@ class ComputerPlayers:
             async with sessions.bot.tables.locked(channel) as live:
                 if live.table.hand_running:
                     return
-                with contextlib.suppress(
-                    UserError, EngineError
-                ):  # refused: the others come back all the same
+                # A refused stand-up (a tournament's table) keeps no sat-out computer from coming back.
+                with contextlib.suppress(UserError, EngineError):
                     left = await sessions.bot.tables.stand_up_dismissed(live)
                     if left:
                         sessions.of(live).record(left)
