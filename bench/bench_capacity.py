@@ -747,6 +747,7 @@ class Settings:
     table_action_seconds: float = DEFAULT_TABLE_ACTION_SECONDS
     backend: str = "sqlite"
     database_url: str | None = None
+    rest_client: str = "lean"
     cprofile: bool = False
     cprofile_tables: int = 50
     cprofile_out: Path | None = None
@@ -887,6 +888,7 @@ async def run(settings: Settings) -> Report:
                 "DATABASE_PATH": str(work / "capacity.sqlite3"),
                 "STARTING_CHIPS": str(STARTING_CHIPS),
                 "LOG_LEVEL": "INFO",
+                "DISCORD_REST_CLIENT": settings.rest_client,
             }
             if settings.backend == "postgres" and settings.database_url:
                 bot_env["DATABASE_URL"] = settings.database_url
@@ -1168,6 +1170,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--table-action-seconds", type=float, default=DEFAULT_TABLE_ACTION_SECONDS)
     parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--database-url", default=None, help="PostgreSQL URL, passed as DATABASE_URL")
+    parser.add_argument(
+        "--rest-client",
+        choices=("lean", "aiohttp"),
+        default="lean",
+        help="the bot's DISCORD_REST_CLIENT (aiohttp: discord.py's own client, as the null bot)",
+    )
     parser.add_argument("--cprofile", action="store_true", help="profile one more window inside the bot")
     parser.add_argument(
         "--cprofile-tables",
@@ -1204,6 +1212,7 @@ def main(argv: Sequence[str] = ()) -> int:
         table_action_seconds=args.table_action_seconds,
         backend=args.backend,
         database_url=args.database_url,
+        rest_client=args.rest_client,
         cprofile=args.cprofile,
         cprofile_tables=args.cprofile_tables,
         cprofile_out=args.cprofile_out,

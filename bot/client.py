@@ -27,6 +27,7 @@ from bot.sessions import Sessions
 from bot.storage import DATABASE_ERRORS, SchemaTooNew, ShardBusy, Storage
 from bot.tables import TableRegistry
 from bot.tournaments import Tournaments
+from bot.transport import install as install_transport
 from bot.tree import PokerTree
 
 __all__ = [
@@ -104,6 +105,8 @@ class PokerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         settings = self.settings
+        if settings.rest_client == "lean":
+            install_transport(self.http)  # discord.py made its session at login: REST calls go through ours
         try:
             self._storage = self.storage = await Storage.open(
                 settings.database_url or settings.database_path,

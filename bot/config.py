@@ -17,10 +17,11 @@ from bot.storage import MAX_CHIPS
 from bot.storage.storage import is_postgres_url
 from engine.italian import grouped
 
-__all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
+__all__ = ["DEFAULT_DATABASE_PATH", "REST_CLIENTS", "ConfigError", "Settings"]
 
 DEFAULT_DATABASE_PATH = Path("data/poker.sqlite3")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+REST_CLIENTS = ("lean", "aiohttp")
 
 NO_TOKEN = (
     "Manca DISCORD_TOKEN. Crea un'applicazione su https://discord.com/developers/applications, "
@@ -53,6 +54,9 @@ class Settings:
     """The shards this process runs (``SHARD_IDS``); every shard of `shard_count` when only that is set."""
     tournament_pause: float = 5.0
     """Seconds between a tournament's hands, to read the result (TOURNAMENT_PAUSE; 0 in tests)."""
+    rest_client: str = "lean"
+    """How REST calls reach Discord (``DISCORD_REST_CLIENT``): ``lean`` (bot/transport.py) or
+    ``aiohttp`` (discord.py's own client), kept as a way back should a network in between disagree."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
@@ -122,6 +126,13 @@ class Settings:
                 f"da 1 a 65535), non «{gateway_url}»."
             )
 
+        rest_client = (get("DISCORD_REST_CLIENT") or "lean").lower()
+        if rest_client not in REST_CLIENTS:
+            raise ConfigError(
+                "DISCORD_REST_CLIENT deve essere lean (il predefinito) o aiohttp, "
+                f"non «{get('DISCORD_REST_CLIENT')}»."
+            )
+
         postgres = database_url is not None
         shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"), postgres=postgres)
 
@@ -148,6 +159,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             tournament_pause=tournament_pause,
+            rest_client=rest_client,
         )
 
     @property

@@ -96,6 +96,7 @@ async def test_an_invalid_setting_gets_one_sentence_and_exit_2(tmp_path: Path, n
         ("LOG_LEVEL", "chatty"),
         ("DISCORD_API_BASE", "discord.example/api"),
         ("DISCORD_GATEWAY_URL", "http://127.0.0.1:1/gateway"),
+        ("DISCORD_REST_CLIENT", "curl"),
     ],
 )
 def test_every_invalid_setting_is_named_in_one_sentence(name: str, value: str) -> None:
@@ -118,6 +119,7 @@ def test_settings_from_env_reads_every_setting() -> None:
             "LOG_LEVEL": "debug",
             "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/",
             "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway",
+            "DISCORD_REST_CLIENT": "AIOHTTP",
         }
     )
     assert settings == Settings(
@@ -129,6 +131,7 @@ def test_settings_from_env_reads_every_setting() -> None:
         log_level="DEBUG",
         api_base="http://127.0.0.1:9/api/v10",
         gateway_url="ws://127.0.0.1:9/gateway",
+        rest_client="aiohttp",
     )
 
 
@@ -141,6 +144,7 @@ def test_settings_defaults() -> None:
         200,
     )
     assert (settings.log_level, settings.api_base, settings.gateway_url) == ("INFO", None, None)
+    assert settings.rest_client == "lean"
 
 
 def test_settings_never_show_the_token() -> None:
