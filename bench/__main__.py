@@ -16,6 +16,7 @@ BENCHMARKS = (
     "bench.bench_render",
     "bench.bench_ai",
     "bench.bench_capacity",
+    "bench.bench_rest",
     "bench.bench_storage",
 )
 

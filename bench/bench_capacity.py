@@ -3,7 +3,8 @@
     python -m bench.bench_capacity [--tables 10,50] [--think-ms 2000] [--seconds 10] [--rounds 3]
                                    [--ramp-tables 50] [--ramp-rates 25,50,100,200,400] [--ramp-seconds 6]
                                    [--table-action-seconds 5] [--backend sqlite|postgres]
-                                   [--database-url URL] [--cprofile] [--cprofile-tables 50]
+                                   [--database-url URL] [--rest-client lean|aiohttp]
+                                   [--cprofile] [--cprofile-tables 50]
                                    [--cprofile-out PATH]
                                    [--json PATH] [--seed S]
 
@@ -17,6 +18,9 @@ window's interactions only to the process it measures:
   stopped by the benchmark: bench/throwaway_postgres.py);
 * the null bot (bench/capacity/null_bot.py): a bare ``discord.Client`` with the same intents and
   endpoints that answers every interaction with one fixed message and does nothing else.
+
+``--rest-client aiohttp`` runs the bot on discord.py's own HTTP client (``DISCORD_REST_CLIENT``)
+instead of bot/transport.py, as the null bot always runs: the transport's share of the ratio.
 
 The fake and the driver live in this process. Each table has its own channel and four players
 (poker tradizionale, cip 10) who play hands through slash commands, buttons, modals and the draw

@@ -49,6 +49,7 @@ MOST_IDLE = 64
 """Idle connections kept per origin; more are closed when they come back."""
 
 _METHODS = frozenset({"GET", "POST", "PATCH", "PUT", "DELETE"})
+_IDEMPOTENT = frozenset({"GET", "PUT", "DELETE"})
 _PLAIN = frozenset(
     map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?%@:!$&'()*+,;=")
 )
@@ -107,6 +108,7 @@ class _Connection(asyncio.Protocol):
         self.waiter: asyncio.Future[Response] | None = None
         self.closed = False
         self.keep_alive = True
+        self.requests = 0  # sent on this connection so far
         self.since = 0.0  # when the pending request went, or when the connection became idle
         self.method = self.url = ""
         self._reset()
@@ -158,10 +160,15 @@ class _Connection(asyncio.Protocol):
 
     def on_headers_complete(self) -> None:
         self._status = status = self.parser.get_status_code()
-        named = {name.lower() for name, _ in self._headers}
-        self._framed = (
-            status in (204, 304) or status < 200 or "content-length" in named or "transfer-encoding" in named
-        )
+        # A length, or chunks as the last transfer coding, say where the body ends (RFC 9112 §6.3).
+        framing = False
+        for name, value in self._headers:
+            lowered = name.lower()
+            if lowered == "content-length":
+                framing = True
+            elif lowered == "transfer-encoding":
+                framing = value.rsplit(",", 1)[-1].strip().lower() == "chunked"
+        self._framed = framing or status in (204, 304) or status < 200
 
     def on_body(self, body: bytes) -> None:
         self._body.append(body)
@@ -206,9 +213,20 @@ class _Connection(asyncio.Protocol):
         self._reset()
         self.method, self.url = method, url
         self.since = self.loop.time()
+        self.requests += 1
         self.waiter = self.loop.create_future()
         self.transport.write(data)
         return self.waiter
+
+    @property
+    def usable(self) -> bool:
+        """Open, and not being closed: a server's close read but not yet handled counts as closed."""
+        return not self.closed and self.transport is not None and not self.transport.is_closing()
+
+    @property
+    def answered(self) -> bool:
+        """Whether any byte of the answer to the last request has arrived."""
+        return self._started
 
     def close(self) -> None:
         self.closed = True
@@ -222,7 +240,7 @@ class _Origin:
     def __init__(self, base: str) -> None:
         parts = urlsplit(base)
         self.secure = parts.scheme == "https"
-        self.host = parts.hostname or ""
+        self.host = (parts.hostname or "").encode("idna").decode("ascii")  # as aiohttp sends it
         self.port = parts.port or (443 if self.secure else 80)
         default = 443 if self.secure else 80
         self.prefix = f"{parts.scheme}://{parts.netloc}"
@@ -237,8 +255,17 @@ class Session:
     Everything but `request` (and `close`) is the real session's: the gateway's websocket, CDN
     downloads, and the requests `request` hands over."""
 
-    def __init__(self, session: aiohttp.ClientSession, *, ssl_context: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        *,
+        user_agent: str = aiohttp.http.SERVER_SOFTWARE,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
         self._session = session
+        self._user_agent = user_agent
+        """Sent when a request names none: discord.py's webhook adapter (every interaction answer)
+        leaves it to aiohttp, and Cloudflare may refuse a request without one."""
         self._origins: dict[str, _Origin] = {}
         self._busy: set[_Connection] = set()
         self._ssl = ssl_context  # the system's trusted certificates unless given
@@ -297,6 +324,8 @@ class Session:
         if not target.startswith("/") or "#" in target or not _PLAIN.issuperset(target.encode()):
             return None
         head = [f"{method} {target} HTTP/1.1\r\nHost: {origin.host_header}\r\n"]
+        if "User-Agent" not in headers and not any(name.lower() == "user-agent" for name in headers):
+            head.append(f"User-Agent: {self._user_agent}\r\n")
         for name, value in headers.items():
             if not isinstance(name, str) or not isinstance(value, str):
                 return None
@@ -329,9 +358,13 @@ class Session:
         idle, now = origin.idle, loop.time()
         while idle:
             connection = idle.pop()
-            if not connection.closed and now - connection.since < IDLE_SECONDS:
+            if connection.usable and now - connection.since < IDLE_SECONDS:
                 return connection
             connection.close()
+        return await self._connect(origin)
+
+    async def _connect(self, origin: _Origin) -> _Connection:
+        loop = asyncio.get_running_loop()
         if origin.secure and self._ssl is None:
             self._ssl = ssl.create_default_context()
         try:
@@ -342,6 +375,8 @@ class Session:
                     origin.port,
                     ssl=self._ssl if origin.secure else None,
                     server_hostname=origin.host if origin.secure else None,
+                    happy_eyeballs_delay=0.25,  # the next address after 0.25 s, as aiohttp
+                    interleave=1,
                 ),
                 CONNECT_TIMEOUT,
             )
@@ -353,7 +388,7 @@ class Session:
 
     def _release(self, origin: _Origin, connection: _Connection, *, reusable: bool) -> None:
         self._busy.discard(connection)
-        if not reusable or not connection.keep_alive or connection.closed or self._closed:
+        if not reusable or not connection.keep_alive or not connection.usable or self._closed:
             connection.close()
             return
         if len(origin.idle) >= MOST_IDLE:
@@ -403,22 +438,42 @@ class Session:
 class _Call:
     """``async with session.request(...) as response``: the response is read whole on entry."""
 
-    __slots__ = ("_connection", "_data", "_method", "_origin", "_session", "_url")
+    __slots__ = (
+        "_connection",
+        "_data",
+        "_kept_unanswered",
+        "_method",
+        "_origin",
+        "_session",
+        "_url",
+    )
 
     def __init__(self, session: Session, origin: _Origin, method: str, url: str, data: bytes) -> None:
         self._session, self._origin, self._method, self._url, self._data = session, origin, method, url, data
         self._connection: _Connection | None = None
+        self._kept_unanswered = False
 
     async def __aenter__(self) -> Response:
         session, origin = self._session, self._origin
-        connection = await session._acquire(origin)
+        try:
+            return await self._once(await session._acquire(origin))
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
+            # A kept connection the server closed as the request went: an idempotent request goes
+            # once more on a new connection, as aiohttp does (RFC 9112 §9.3.1); never a POST or PATCH.
+            if not (self._method in _IDEMPOTENT and self._kept_unanswered):
+                raise
+        return await self._once(await session._connect(origin))
+
+    async def _once(self, connection: _Connection) -> Response:
+        session = self._session
         self._connection = connection
         session._busy.add(connection)
         try:
             return await connection.send(self._method, self._url, self._data)
         except BaseException:
             self._connection = None
-            session._release(origin, connection, reusable=False)
+            self._kept_unanswered = connection.requests > 1 and not connection.answered
+            session._release(self._origin, connection, reusable=False)
             raise
 
     async def __aexit__(
@@ -437,6 +492,6 @@ def install(http: discord.http.HTTPClient) -> Session | None:
     current = getattr(http, name, None)
     if not isinstance(current, aiohttp.ClientSession):
         return None
-    session = Session(current)
+    session = Session(current, user_agent=http.user_agent)
     setattr(http, name, session)
     return session

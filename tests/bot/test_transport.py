@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import socket
 import ssl
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import aiohttp
 import discord
 import pytest
 from discord.http import Route
+from discord.webhook.async_ import async_context
 
 from bot import transport
 from bot.client import apply_endpoints
@@ -451,3 +453,145 @@ async def test_a_body_in_an_encoding_it_cannot_read_is_a_network_error() -> None
         http = await http_client(session)
         with pytest.raises(NETWORK_ERRORS):
             await http.request(edit(), json={})
+
+
+def callback() -> Route:
+    """An interaction's answer, the bot's most frequent REST call (bot/rest.py `respond`/`update`)."""
+    return Route(
+        "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="tok"
+    )
+
+
+async def test_an_interaction_answer_carries_a_user_agent_as_it_did_through_aiohttp() -> None:
+    """discord.py's webhook adapter (interaction answers, follow-ups, edits of the original response)
+    sets no User-Agent: aiohttp adds its default one (``Python/3.11 aiohttp/3.x``). Discord asks every
+    client for a User-Agent and Cloudflare blocks requests without a valid one (error 40333, "internal
+    network error"); the transport sends none at all on the bot's most frequent call."""
+    server = Server()
+    async with serving(server), session_for() as session:
+        await async_context.get().request(callback(), session, payload={"type": 1})  # type: ignore[arg-type]
+    [seen] = server.seen
+    assert "user-agent" in seen.headers, f"no User-Agent on an interaction answer: {seen.headers}"
+
+
+async def test_a_kept_connection_the_server_is_closing_is_not_handed_out() -> None:
+    """The server's FIN on an idle kept connection has been read (the transport is closing) but
+    `connection_lost` has not run yet: aiohttp's pool skips such a connection (`is_connected()` checks
+    `transport.is_closing()`); the transport hands it out, the request is written into a closing
+    transport and dropped, and the call fails with ServerDisconnectedError."""
+    server = Server(answer=lambda seen: json_reply('{"id": "1"}'))
+    async with serving(server) as base, session_for() as session:
+        async with session.request("PATCH", f"{base}/x", data="{}"):
+            pass
+        [origin] = session._origins.values()
+        [kept] = origin.idle
+        for handler in server.handlers:  # the server drops the idle connection (its keep-alive timeout)
+            handler.cancel()
+        assert kept.transport is not None
+        while not kept.transport.is_closing():
+            await asyncio.sleep(0)
+        async with session.request("PATCH", f"{base}/x", data="{}") as response:
+            assert response.status == 200
+    assert server.connections == 2
+
+
+async def test_a_get_on_a_kept_connection_the_server_closed_is_tried_once_more() -> None:
+    """A kept connection that the server closes just as a request goes out: aiohttp (3.9+) sends an
+    idempotent request (GET, PUT, DELETE) once more on a new connection (RFC 9112 §9.3.1, ``IDEMPOTENT_
+    METHODS`` in aiohttp/client.py); the transport raises ServerDisconnectedError to discord.py, which
+    does not retry it. `night_summary.display_names` (a GET) catches only `discord.HTTPException`."""
+    server = Server()
+
+    def answer(seen: Seen) -> bytes:
+        # the second request, on the kept connection, is read and the connection closed unanswered
+        server.close_after_answer = len(server.seen) == 2
+        return b"" if server.close_after_answer else json_reply('{"id": "3", "username": "Gino"}')
+
+    server.answer = answer
+    async with serving(server), session_for() as session:
+        http = await http_client(session)
+        user = Route("GET", "/users/{user_id}", user_id=3)
+        await http.request(user)
+        assert await http.request(user) == {"id": "3", "username": "Gino"}
+    assert [seen.connection for seen in server.seen] == [1, 1, 2]
+
+
+@pytest.fixture
+def black_hole() -> Iterator[socket.socket]:
+    """A listening socket on 127.0.0.2 whose backlog is full: a connect to it hangs, as to an address
+    whose packets are dropped (an IPv6 route that does not work, a firewall)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.2", 0))
+    listener.listen(0)
+    filler = socket.create_connection(listener.getsockname())
+    try:
+        yield listener
+    finally:
+        filler.close()
+        listener.close()
+
+
+async def test_an_address_that_does_not_answer_does_not_stop_the_next_one(
+    black_hole: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.com has several addresses (IPv6 and IPv4). aiohttp tries the next one after 0.25 s
+    (Happy Eyeballs, ``happy_eyeballs_delay`` of its TCPConnector); the transport's
+    `loop.create_connection` tries them one after the other, so a first address whose packets are
+    dropped takes the whole `CONNECT_TIMEOUT` (30 s) and every new connection fails with a timeout."""
+    monkeypatch.setattr(transport, "CONNECT_TIMEOUT", 3.0)
+    server = Server(answer=lambda seen: json_reply('{"id": "5"}'))
+    async with serving(server):
+        loop = asyncio.get_running_loop()
+        dead = black_hole.getsockname()[1]
+
+        async def getaddrinfo(host: str, port: int, *args: object, **kwargs: object) -> list[tuple]:  # type: ignore[type-arg]
+            assert host == "api.discord.test"
+            return [
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.2", dead)),
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", server.port)),
+            ]
+
+        monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+        apply_endpoints(f"http://api.discord.test:{server.port}/api/v10", None)
+        async with session_for() as session:
+            http = await http_client(session)
+            assert await asyncio.wait_for(http.request(edit(), json={}), 2.5) == {"id": "5"}
+
+
+@pytest.mark.parametrize("host", ["café.discord.test", "дискорд.test"])
+async def test_an_api_host_outside_ascii_goes_as_its_idna_name(
+    host: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bot/config.py accepts any DISCORD_API_BASE whose host the IDNA codec can encode (`_host_ok`);
+    aiohttp sends such a host as its ASCII name (``xn--…``). The transport writes the Unicode name
+    into the Host header as Latin-1: wrong bytes for "café", and for a name outside Latin-1 a
+    UnicodeEncodeError out of `Session.request` on every REST call (not a network error: a traceback)."""
+    server = Server(answer=lambda seen: json_reply('{"id": "6"}'))
+    async with serving(server):
+        loop = asyncio.get_running_loop()
+
+        async def getaddrinfo(name: str, port: int, *args: object, **kwargs: object) -> list[tuple]:  # type: ignore[type-arg]
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", server.port))]
+
+        monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+        apply_endpoints(f"http://{host}:{server.port}/api/v10", None)
+        async with session_for() as session:
+            http = await http_client(session)
+            assert await http.request(edit(), json={}) == {"id": "6"}
+    assert server.seen[0].headers["host"] == f"{host.encode('idna').decode()}:{server.port}"
+
+
+async def test_a_body_framed_by_a_transfer_coding_other_than_chunked_is_read_to_the_close() -> None:
+    """A response whose Transfer-Encoding does not end in chunked has its body end at the close
+    (RFC 9112 §6.3); llhttp reads it so, but `on_headers_complete` counts any Transfer-Encoding as
+    framing, so `connection_lost` fails the request with ServerDisconnectedError where aiohttp
+    returns the body."""
+
+    def answer(seen: Seen) -> bytes:
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: identity\r\n\r\n"
+        return head + b'{"id": "7"}'
+
+    server = Server(answer=answer, close_after_answer=True)
+    async with serving(server), session_for() as session:
+        http = await http_client(session)
+        assert await http.request(edit(), json={}) == {"id": "7"}
