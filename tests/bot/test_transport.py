@@ -53,8 +53,10 @@ def reply(
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-def json_reply(text: str, *extra: str) -> bytes:
-    return reply(200, text.encode(), headers=("Content-Type: application/json", *extra))
+def json_reply(body: str | bytes, *extra: str) -> bytes:
+    """A 200 with a JSON body (``body`` as it goes on the wire) and the ``extra`` header lines."""
+    data = body.encode() if isinstance(body, str) else body
+    return reply(200, data, headers=("Content-Type: application/json", *extra))
 
 
 @dataclass
@@ -189,11 +191,7 @@ async def test_requests_at_the_same_time_each_get_their_own_answer() -> None:
 
 async def test_a_chunked_answer_is_read_whole() -> None:
     chunks = b'5\r\n{"id"\r\n7\r\n: "42"}\r\n0\r\n\r\n'
-    server = Server(
-        answer=lambda seen: reply(
-            200, chunks, headers=("Content-Type: application/json", "Transfer-Encoding: chunked")
-        )
-    )
+    server = Server(answer=lambda seen: json_reply(chunks, "Transfer-Encoding: chunked"))
     async with serving(server), session_for() as session:
         http = await http_client(session)
         assert await http.request(edit(), json={}) == {"id": "42"}
@@ -203,11 +201,7 @@ async def test_a_chunked_answer_is_read_whole() -> None:
 
 async def test_a_compressed_answer_is_decompressed() -> None:
     packed = gzip.compress(b'{"id": "9"}')
-    server = Server(
-        answer=lambda seen: reply(
-            200, packed, headers=("Content-Type: application/json", "Content-Encoding: gzip")
-        )
-    )
+    server = Server(answer=lambda seen: json_reply(packed, "Content-Encoding: gzip"))
     async with serving(server), session_for() as session:
         http = await http_client(session)
         assert await http.request(edit(), json={}) == {"id": "9"}
