@@ -108,7 +108,6 @@ class _Connection(asyncio.Protocol):
         self.waiter: asyncio.Future[Response] | None = None
         self.closed = False
         self.keep_alive = True
-        self.requests = 0  # sent on this connection so far
         self.since = 0.0  # when the pending request went, or when the connection became idle
         self.method = self.url = ""
         self._reset()
@@ -213,7 +212,6 @@ class _Connection(asyncio.Protocol):
         self._reset()
         self.method, self.url = method, url
         self.since = self.loop.time()
-        self.requests += 1
         self.waiter = self.loop.create_future()
         self.transport.write(data)
         return self.waiter
@@ -368,8 +366,10 @@ class Session:
         if origin.secure and self._ssl is None:
             self._ssl = ssl.create_default_context()
         try:
-            _, connection = await asyncio.wait_for(
-                loop.create_connection(
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that arrives
+            # just as the connection opens. A timeout is an OSError too.
+            async with asyncio.timeout(CONNECT_TIMEOUT):
+                _, connection = await loop.create_connection(
                     lambda: _Connection(loop),
                     origin.host,
                     origin.port,
@@ -377,9 +377,7 @@ class Session:
                     server_hostname=origin.host if origin.secure else None,
                     happy_eyeballs_delay=0.25,  # the next address after 0.25 s, as aiohttp
                     interleave=1,
-                ),
-                CONNECT_TIMEOUT,
-            )
+                )
         except OSError as exc:
             raise aiohttp.ClientOSError(exc.errno, f"cannot connect to {origin.host_header}: {exc}") from exc
         if self._sweeper is None:
@@ -441,26 +439,27 @@ class _Call:
     __slots__ = (
         "_connection",
         "_data",
-        "_kept_unanswered",
         "_method",
         "_origin",
         "_session",
+        "_unanswered",
         "_url",
     )
 
     def __init__(self, session: Session, origin: _Origin, method: str, url: str, data: bytes) -> None:
         self._session, self._origin, self._method, self._url, self._data = session, origin, method, url, data
         self._connection: _Connection | None = None
-        self._kept_unanswered = False
+        self._unanswered = False
 
     async def __aenter__(self) -> Response:
         session, origin = self._session, self._origin
         try:
             return await self._once(await session._acquire(origin))
         except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
-            # A kept connection the server closed as the request went: an idempotent request goes
-            # once more on a new connection, as aiohttp does (RFC 9112 §9.3.1); never a POST or PATCH.
-            if not (self._method in _IDEMPOTENT and self._kept_unanswered):
+            # A connection closed or reset before any byte of the answer (a kept one the server closed
+            # as the request went, a proxy's reset): an idempotent request goes once more on a new
+            # connection, as aiohttp does (RFC 9112 §9.3.1); never a POST or a PATCH, nor a failed connect.
+            if not (self._method in _IDEMPOTENT and self._unanswered):
                 raise
         return await self._once(await session._connect(origin))
 
@@ -472,7 +471,7 @@ class _Call:
             return await connection.send(self._method, self._url, self._data)
         except BaseException:
             self._connection = None
-            self._kept_unanswered = connection.requests > 1 and not connection.answered
+            self._unanswered = not connection.answered
             session._release(self._origin, connection, reusable=False)
             raise
 

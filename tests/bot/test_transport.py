@@ -589,3 +589,33 @@ async def test_a_body_framed_by_a_transfer_coding_other_than_chunked_is_read_to_
     async with serving(server), session_for() as session:
         http = await http_client(session)
         assert await http.request(edit(), json={}) == {"id": "7"}
+
+
+@contextlib.asynccontextmanager
+async def session_of(kind: str) -> AsyncIterator[object]:
+    real = aiohttp.ClientSession()
+    session: object = transport.Session(real) if kind == "lean" else real
+    try:
+        yield session
+    finally:
+        await session.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("kind", ["lean", "aiohttp"])
+async def test_a_put_whose_new_connection_is_reset_unanswered_is_tried_once_more(kind: str) -> None:
+    """aiohttp sends an idempotent request (GET, PUT, DELETE) once more after ServerDisconnectedError /
+    ClientOSError on *any* connection (aiohttp/client.py, ``retry_persistent_connection``); the
+    transport only on a kept one (``_kept_unanswered``). The bot's first request after login is such a
+    PUT (the command sync in `PokerBot.setup_hook`), on the transport's first connection."""
+    server = Server()
+
+    def answer(seen: Seen) -> bytes:
+        server.close_after_answer = len(server.seen) == 1  # the first request: read, then hang up
+        return b"" if server.close_after_answer else json_reply("[]")
+
+    server.answer = answer
+    async with serving(server), session_of(kind) as session:
+        http = await http_client(session)  # type: ignore[arg-type]
+        sync = Route("PUT", "/applications/{application_id}/commands", application_id=9)
+        assert await http.request(sync, json=[]) == []
+    assert [seen.connection for seen in server.seen] == [1, 2]

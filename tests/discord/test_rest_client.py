@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bot import transport
 from tests.discord.gioco_support import heads_up
+
+SYNC = "/applications/{application_id}/guilds/{guild_id}/commands"
 
 
 async def play_a_hand(harness: Any) -> None:
@@ -36,3 +39,15 @@ async def test_with_aiohttp_the_calls_are_discord_pys_own(harness_factory: Any) 
     harness = await harness_factory(rest_client="aiohttp")
     assert type(harness.bot.http._HTTPClient__session) is aiohttp.ClientSession
     await play_a_hand(harness)
+
+
+@pytest.mark.parametrize("rest_client", ["lean", "aiohttp"])
+async def test_one_dropped_connection_on_the_command_sync_does_not_stop_the_start(
+    fake_discord: Any, harness_factory: Any, rest_client: str
+) -> None:
+    # The first request after login is the PUT that registers the commands, on a new connection:
+    # dropped unanswered, it is sent once more (an idempotent request), and the bot starts.
+    fake_discord.fail_next("drop", method="PUT", route=SYNC)
+    harness = await harness_factory(rest_client=rest_client)
+    assert harness.bot.is_ready()
+    assert [call for call in fake_discord.rest_calls if call == ("PUT", SYNC)] == [("PUT", SYNC)] * 2
