@@ -286,6 +286,18 @@ async def heads_up(harness: Any) -> tuple[Game, Any, Any]:
     return game, alice, bob
 
 
+BOB_DRAWS_THREE = stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Jd Qh Kh Ac")
+
+
+async def bob_declares_three(game: Game, alice: Any, bob: Any) -> None:
+    """Deal `BOB_DRAWS_THREE` at ``game`` (italiana, alice dealing): bob, at the dealer's left, opens
+    with the jacks for 10, alice calls, and bob declares 9♣ 10♦ A♥ (Jd Qh Kh once alice has chosen)."""
+    await game.start(alice, BOB_DRAWS_THREE)
+    await game.say(bob, "apro", importo="10")
+    await game.say(alice, "vedo")
+    await game.say(bob, "cambio", carte="9♣ 10♦ A♥")
+
+
 async def texas_heads_up(harness: Any, avviso: str) -> tuple[Game, Any, Any]:
     """Alice and bob at a texas table with ``avviso``, the first hand dealt from `HEADS_UP_TEXAS`:
     the game, the player to act first (the dealer, small blind) and the other one."""

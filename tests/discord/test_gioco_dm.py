@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from bot.session import DM
-from tests.discord.gioco_support import Game, stacked
+from tests.discord.gioco_support import Game, bob_declares_three
 
 OPEN_DM = ("POST", "/users/@me/channels")
 
@@ -107,10 +107,7 @@ async def test_a_retried_deal_dm_is_dropped_once_the_same_hands_draw_dm_went(har
     await game.open(alice, "italiana", [alice, bob])
     harness.bot.sessions.retry_first = 0.3
     harness.fake.fail_next(503, method="POST", channel=harness.fake.dm_channel(bob))
-    await game.start(alice, stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Jd Qh Kh Ac"))
-    await game.say(bob, "apro", importo="10")
-    await game.say(alice, "vedo")
-    await game.say(bob, "cambio", carte="9♣ 10♦ A♥")
+    await bob_declares_three(game, alice, bob)
     await game.say(alice, "servito")
     await asyncio.sleep(0.8)  # past the retry
     await harness.settle()

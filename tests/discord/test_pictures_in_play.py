@@ -19,7 +19,7 @@ from engine.cards import format_cards, hand_order, parse_cards
 from engine.events import HandShown
 from engine.history import replay
 from fakediscord.model import FakeMessage
-from tests.discord.gioco_support import Game, stacked, texas_heads_up
+from tests.discord.gioco_support import Game, bob_declares_three, stacked, texas_heads_up
 from tests.pictures.test_pictures import _cards_on_row, _open
 
 BOARD = parse_cards("7h 2s 9c 4d Kc")
@@ -72,10 +72,7 @@ async def test_after_the_draw_the_dm_shows_the_new_hand(harness: Any) -> None:
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob])
     # bob (dealer's left) opens with the jacks and draws three; alice stands pat.
-    await game.start(alice, stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Jd Qh Kh Ac"))
-    await game.say(bob, "apro", importo="10")
-    await game.say(alice, "vedo")
-    await game.say(bob, "cambio", carte="9♣ 10♦ A♥")
+    await bob_declares_three(game, alice, bob)
     await game.say(alice, "servito")
     after = harness.dms(bob)[-1]
     assert "Dopo il cambio" in after.content

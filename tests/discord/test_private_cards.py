@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.gioco_support import THREE, Game, stacked
+from tests.discord.gioco_support import THREE, Game, bob_declares_three
 
 
 async def test_le_mie_carte_before_the_deal_does_not_say_he_is_not_in_the_hand(harness: Any) -> None:
@@ -34,10 +34,7 @@ async def test_carte_after_his_declared_draw_offers_no_positions_for_another_dra
     alice, bob = harness.user("alice"), harness.user("bob")
     game = Game(harness)
     await game.open(alice, "italiana", [alice, bob])
-    await game.start(alice, stacked(["Jh Js 9c Td Ah", "9h 9d Qc Kd As"], "Jd Qh Kh Ac"))
-    await game.say(bob, "apro", importo="10")
-    await game.say(alice, "vedo")
-    await game.say(bob, "cambio", carte="9♣ 10♦ A♥")
+    await bob_declares_three(game, alice, bob)
     assert game.table.to_act == alice.id, "alice still has to draw"
     typed = await harness.slash(bob, "carte")
     assert typed.ephemeral
